@@ -1,0 +1,102 @@
+"""The one error type every reader in :mod:`evaluator.formats` raises for bad input.
+
+Users feed the evaluator files they wrote or downloaded; when one is wrong they need to know
+*where* (file, line, field) and *what*, in one line, without a traceback. Readers therefore
+raise :class:`InputError` and the command line prints ``str(error)``.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["InputError", "json_error_detail"]
+
+
+class InputError(ValueError):
+    """Bad input data, located as precisely as the reader could.
+
+    ``path`` is the file as the user named it (``None`` when the record did not come from a
+    file), ``line`` the 1-based line of a JSONL file, or the 1-based record number of a JSON
+    array or parquet file (then ``unit`` is ``"record"``), ``field`` the offending field
+    (dotted/indexed, e.g. ``tests[3].output``). ``message`` says what is wrong.
+
+    ``str(error)`` reads like a compiler diagnostic::
+
+        problems.jsonl:12: field 'public_test_cases': not valid JSON (Expecting value at char 0)
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | os.PathLike[str] | None = None,
+        line: int | None = None,
+        field: str | None = None,
+        unit: str = "line",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = None if path is None else os.fspath(path)
+        self.line = line
+        self.field = field
+        self.unit = unit
+
+    def located(
+        self,
+        *,
+        path: str | os.PathLike[str] | None = None,
+        line: int | None = None,
+        unit: str | None = None,
+    ) -> InputError:
+        """Return a copy with the location filled in where it is still unknown.
+
+        Record converters know the field, the file readers know path and line; this joins the
+        two without losing what the inner layer already said.
+        """
+        new_path = self.path if self.path is not None else path
+        new_line = self.line if self.line is not None else line
+        new_unit = self.unit if self.line is not None or unit is None else unit
+        return InputError(
+            self.message, path=new_path, line=new_line, field=self.field, unit=new_unit
+        )
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = self.path
+        if self.line is not None:
+            if self.unit == "line":
+                where = f"{where}:{self.line}" if where else f"line {self.line}"
+            else:
+                # JSON arrays and parquet files have records, not lines worth quoting.
+                where = f"{where}: {self.unit} {self.line}" if where else f"{self.unit} {self.line}"
+        parts = [where] if where else []
+        if self.field is not None:
+            parts.append(f"field {self.field!r}")
+        parts.append(self.message)
+        return ": ".join(parts)
+
+    def __reduce__(self):  # keep attributes across pickling (multiprocessing workers)
+        return (
+            _rebuild,
+            (self.message, self.path, self.line, self.field, self.unit),
+        )
+
+
+def _rebuild(
+    message: str, path: str | None, line: int | None, field: str | None, unit: str
+) -> InputError:
+    return InputError(message, path=path, line=line, field=field, unit=unit)
+
+
+def json_error_detail(exc: ValueError) -> str:
+    """Short parser message for a JSON error: ``Expecting value at char 0``.
+
+    orjson's own ``str`` repeats line and column of the *parsed string*, which for a field or a
+    JSONL line is not the file position; only the reason and character offset help.
+    """
+    msg = getattr(exc, "msg", None)
+    pos = getattr(exc, "pos", None)
+    if msg is not None and pos is not None:
+        return f"{msg} at char {pos}"
+    return str(exc)

@@ -1,0 +1,104 @@
+"""Extracting the program from a model's raw answer.
+
+The rule follows LiveCodeBench (``lcb_runner/utils/extraction_utils.py``): the program is the
+**last** fenced code block of the answer, whatever its language tag (```` ```python ````,
+```` ```py ````, ```` ```Python3 ```` or a bare ```` ``` ````). Before looking for fences,
+reasoning is removed:
+
+* every ``<think> ... </think>`` section;
+* a ``</think>`` without an opening tag (chat templates that put ``<think>`` in the prompt):
+  everything up to and including the last ``</think>``;
+* an opening ``<think>`` that is never closed (the model ran out of tokens while reasoning):
+  everything from it to the end, since drafts inside reasoning are not the answer.
+
+Fallbacks, where we knowingly differ from or extend LiveCodeBench:
+
+* no fence at all -> ``None`` ("no code"; LiveCodeBench returns ``""``, the same verdict);
+* an unterminated final fence -> the text after it (LiveCodeBench would instead take the
+  text between the last two fence lines, i.e. the previous *prose*, or nothing);
+* an empty or whitespace-only block -> ``None``;
+* a fence indented inside a list item -> its indentation is removed from the block's lines,
+  so the program does not fail with ``IndentationError``;
+* a fence line with a language tag inside an open block starts a new block (models sometimes
+  forget to close one before opening the next).
+
+:func:`extract_code` never raises.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["extract_code", "strip_reasoning"]
+
+_THINK_PAIR = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
+# A fence line: optional indentation, three or more backticks, optional info string.
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<ticks>`{3,})(?P<info>.*)$")
+
+
+def strip_reasoning(text: str) -> str:
+    """Remove ``<think>`` reasoning sections as described in the module docstring."""
+    text = _THINK_PAIR.sub("", text)
+    closes = list(_THINK_CLOSE.finditer(text))
+    if closes:
+        text = text[closes[-1].end() :]
+    opened = _THINK_OPEN.search(text)
+    if opened:
+        text = text[: opened.start()]
+    return text
+
+
+def _dedent(lines: list[str], indent: str) -> list[str]:
+    """Remove the fence's own indentation from each line that carries it."""
+    if not indent:
+        return lines
+    return [
+        line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t") for line in lines
+    ]
+
+
+def _fenced_blocks(text: str) -> list[list[str]]:
+    """All fenced blocks in order; an unterminated last block is included."""
+    blocks: list[list[str]] = []
+    current: list[str] | None = None
+    indent = ""
+    for line in text.split("\n"):
+        fence = _FENCE.match(line.rstrip("\r"))
+        if fence is None:
+            if current is not None:
+                current.append(line.rstrip("\r"))
+            continue
+        info = fence.group("info").strip()
+        if current is not None:
+            blocks.append(_dedent(current, indent))
+            current = None
+            if not info:
+                continue  # a plain closing fence
+            # A tagged fence inside an open block: treat it as the start of a new block.
+        # Info strings with backticks are inline code (```x``` on one line), not a fence.
+        if "`" in info:
+            continue
+        current = []
+        indent = fence.group("indent")
+    if current is not None:
+        blocks.append(_dedent(current, indent))
+    return blocks
+
+
+def extract_code(text: str) -> str | None:
+    """The program in a raw model answer, or ``None`` when it contains no code.
+
+    See the module docstring for the exact rule and its fallbacks. Never raises.
+    """
+    try:
+        if not isinstance(text, str):
+            return None
+        blocks = _fenced_blocks(strip_reasoning(text))
+        if not blocks:
+            return None
+        code = "\n".join(blocks[-1])
+        return code if code.strip() else None
+    except Exception:  # pragma: no cover - defensive: extraction must never break grading
+        return None

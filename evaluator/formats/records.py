@@ -1,0 +1,286 @@
+"""Reading raw records (JSON objects) from the file layouts datasets ship in.
+
+Supported, chosen by the file name:
+
+* ``*.jsonl`` (and any unknown suffix): one JSON object per line; blank lines are skipped.
+* ``*.jsonl.gz`` / ``*.json.gz`` / any ``*.gz``: the same, gzip-compressed.
+* ``*.json``: one JSON array of objects (e.g. LiveCodeBench ``eval_all`` files).
+* ``*.parquet``: a table; each row becomes a dict (needs ``pyarrow``).
+
+:func:`read_records` yields ``(position, record)``. For JSONL the position is the 1-based
+line number; a JSON array or parquet file has no useful line numbers, so there it is the
+1-based record number and :func:`position_unit` says ``"record"``. Errors are
+:class:`~evaluator.formats.errors.InputError` naming file and position.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import zlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import orjson
+
+from .errors import InputError, json_error_detail
+
+__all__ = [
+    "read_records",
+    "position_unit",
+    "require_field",
+    "expect_str",
+    "expect_list",
+    "expect_dict",
+    "optional_judge",
+    "optional_time_limit",
+    "optional_memory_limit",
+    "describe_type",
+    "loads_json",
+]
+
+PathLike = str | os.PathLike[str]
+
+
+def loads_json(data: bytes | str) -> Any:
+    """Parse one JSON document: orjson for speed, the standard library as the fallback.
+
+    Real datasets hold non-standard JSON that orjson refuses: MBPP+ inputs contain
+    ``Infinity``, ``-Infinity`` and ``NaN`` (Python's ``json`` writes them). When orjson fails
+    the standard parser decides, and its error (``Expecting value``...) is the one reported.
+    Raises ``ValueError`` (``json.JSONDecodeError`` with ``msg``/``pos`` for syntax errors).
+    """
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        pass
+    if isinstance(data, bytes | bytearray | memoryview):
+        # Decode ourselves so a bad byte is reported as such, not as a JSON syntax error.
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(
+                f"not UTF-8 text: byte {exc.start} is {bytes(data)[exc.start]:#04x}"
+            ) from None
+    return json.loads(data)
+
+
+def _suffixes(path: PathLike) -> list[str]:
+    """Lower-case suffixes without a trailing ``.gz`` (``data.JSONL.gz`` -> ``['.jsonl']``)."""
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    return suffixes
+
+
+def _layout(path: PathLike) -> str:
+    """``"jsonl"``, ``"json"`` or ``"parquet"`` for ``path``."""
+    suffixes = _suffixes(path)
+    last = suffixes[-1] if suffixes else ""
+    if last == ".parquet":
+        return "parquet"
+    if last == ".json":
+        return "json"
+    # .jsonl, .ndjson and anything unknown: line-delimited is the common case for datasets.
+    return "jsonl"
+
+
+def position_unit(path: PathLike) -> str:
+    """What the positions :func:`read_records` yields for ``path`` count: ``"line"`` or
+    ``"record"``."""
+    return "line" if _layout(path) == "jsonl" else "record"
+
+
+def _open_binary(path: PathLike) -> BinaryIO:
+    if str(path).lower().endswith(".gz"):
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb")
+
+
+def _io_error(path: PathLike, exc: BaseException) -> InputError:
+    """Turn an OS or decompression failure into a one-line message."""
+    if isinstance(exc, OSError) and exc.strerror:
+        reason = exc.strerror
+    else:
+        reason = str(exc) or type(exc).__name__
+    return InputError(f"cannot read file: {reason}", path=path)
+
+
+def _check_object(record: Any, path: PathLike, pos: int, unit: str) -> dict[str, Any]:
+    if not isinstance(record, dict):
+        kind = type(record).__name__ if record is not None else "null"
+        raise InputError(f"expected a JSON object, got {kind}", path=path, line=pos, unit=unit)
+    return record
+
+
+def _read_jsonl(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        with _open_binary(path) as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]  # UTF-8 BOM written by some Windows editors
+                if not raw.strip():
+                    continue
+                try:
+                    record = loads_json(raw)
+                except ValueError as exc:
+                    raise InputError(
+                        f"not valid JSON ({json_error_detail(exc)})", path=path, line=lineno
+                    ) from None
+                yield lineno, _check_object(record, path, lineno, "line")
+    except (OSError, EOFError, zlib.error) as exc:
+        # gzip.BadGzipFile is an OSError; a truncated .gz raises EOFError mid-iteration.
+        raise _io_error(path, exc) from None
+
+
+def _read_json_array(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        with _open_binary(path) as fh:
+            data = fh.read()
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _io_error(path, exc) from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        document = loads_json(data)
+    except ValueError as exc:
+        # Report the text line so the user can jump to it.
+        line = getattr(exc, "lineno", None)
+        raise InputError(
+            f"not valid JSON ({json_error_detail(exc)})", path=path, line=line
+        ) from None
+    if not isinstance(document, list):
+        raise InputError(
+            "expected a JSON array of records "
+            "(a file with one JSON object per line should be named .jsonl)",
+            path=path,
+        )
+    for index, record in enumerate(document, start=1):
+        yield index, _check_object(record, path, index, "record")
+
+
+def _iter_parquet_rows(path: PathLike) -> Iterable[dict[str, Any]]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:  # pragma: no cover - pyarrow is a dependency of `datasets`
+        raise InputError("reading .parquet files needs the 'pyarrow' package", path=path)
+    try:
+        parquet = pq.ParquetFile(path)
+        # Batches keep memory bounded for big test-case tables.
+        for batch in parquet.iter_batches(batch_size=256):
+            yield from batch.to_pylist()
+    except OSError as exc:
+        raise _io_error(path, exc) from None
+    except Exception as exc:  # pyarrow raises ArrowInvalid etc. for corrupt files
+        raise InputError(f"cannot read parquet file: {exc}", path=path) from None
+
+
+def _read_parquet(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
+    yield from enumerate(_iter_parquet_rows(path), start=1)
+
+
+def read_records(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(position, record)`` for each JSON object in ``path``.
+
+    The layout comes from the file name (see the module docstring). Raises
+    :class:`InputError` for unreadable files, malformed JSON (with its line) and records that
+    are not JSON objects. The file is read lazily except for JSON arrays.
+    """
+    layout = _layout(path)
+    if layout == "parquet":
+        return _read_parquet(path)
+    if layout == "json":
+        return _read_json_array(path)
+    return _read_jsonl(path)
+
+
+# --- field helpers shared by the record converters -------------------------------------------
+# They raise InputError carrying the field name; the file readers add path and line.
+
+_MISSING = object()
+
+
+def require_field(record: dict[str, Any], name: str) -> Any:
+    """``record[name]``, or an InputError naming the missing field and the fields present."""
+    value = record.get(name, _MISSING)
+    if value is _MISSING or value is None:
+        present = ", ".join(sorted(record)) or "none"
+        raise InputError(f"missing required field (fields present: {present})", field=name)
+    return value
+
+
+def expect_str(value: Any, field: str, *, non_empty: bool = False) -> str:
+    """``value`` if it is a string (non-empty when asked), else an InputError."""
+    if not isinstance(value, str):
+        raise InputError(f"expected a string, got {describe_type(value)}", field=field)
+    if non_empty and not value.strip():
+        raise InputError("must not be empty", field=field)
+    return value
+
+
+def expect_list(value: Any, field: str) -> list[Any]:
+    """``value`` if it is a list, else an InputError."""
+    if not isinstance(value, list):
+        raise InputError(f"expected a list, got {describe_type(value)}", field=field)
+    return value
+
+
+def expect_dict(value: Any, field: str) -> dict[str, Any]:
+    """``value`` if it is an object, else an InputError."""
+    if not isinstance(value, dict):
+        raise InputError(f"expected an object, got {describe_type(value)}", field=field)
+    return value
+
+
+def optional_judge(record: dict[str, Any]) -> str | dict[str, Any] | None:
+    """The optional ``judge`` field: a judge name or a special-judge spec object."""
+    judge = record.get("judge")
+    if judge is None or isinstance(judge, dict):
+        return judge
+    if isinstance(judge, str) and judge.strip():
+        return judge
+    raise InputError(
+        f"expected a judge name or an object, got {describe_type(judge)}", field="judge"
+    )
+
+
+def optional_time_limit(record: dict[str, Any]) -> float | None:
+    """The optional ``time_limit`` field: CPU seconds per test, a positive number."""
+    value = record.get("time_limit")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise InputError(
+            f"expected a positive number of seconds, got {value!r}", field="time_limit"
+        )
+    return float(value)
+
+
+def optional_memory_limit(record: dict[str, Any]) -> int | None:
+    """The optional ``memory_limit`` field: megabytes, a positive integer."""
+    value = record.get("memory_limit")
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 256.0 from a spreadsheet or a JSON writer is still 256 MB
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise InputError(
+            f"expected a positive whole number of megabytes, got {value!r}", field="memory_limit"
+        )
+    return value
+
+
+def describe_type(value: Any) -> str:
+    """JSON-ish type names for messages: users wrote JSON, not Python."""
+    if value is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)

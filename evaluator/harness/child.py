@@ -1,0 +1,287 @@
+"""The in-sandbox half of the harnesses: runs inside the forked child, after the limits and
+the seccomp/Landlock confinement are in place, and reports one test's outcome on fd 3.
+
+Imported by the fork server at start-up so each child gets it for free; it must stay small
+and import nothing heavy. Nothing here decides a verdict: the child only runs the program
+and reports what happened; comparing with expected outputs happens in the grader.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import linecache
+import math
+import os
+import struct
+import sys
+import traceback
+import types
+from typing import Any
+
+STATUS_FD = 3  # the child's report channel (length-prefixed JSON)
+SOURCE_NAME = "solution.py"
+_TRACEBACK_FRAMES = 30  # the last frames only: a RecursionError at depth 1e6 is huge
+
+# Audit events that mean the program tried something the sandbox refuses. When a test dies of
+# PermissionError/OSError right after one of them, it is reported as ``blocked``.
+_SENSITIVE = {
+    "os.system": "os.system",
+    "os.exec": "exec",
+    "os.posix_spawn": "posix_spawn",
+    "os.fork": "fork",
+    "os.forkpty": "fork",
+    "subprocess.Popen": "subprocess",
+    "socket.__new__": "socket",
+    "socket.connect": "socket",
+    "os.kill": "kill",
+    "os.killpg": "kill",
+    "os.remove": "delete file",
+    "os.rmdir": "delete dir",
+    "os.rename": "rename",
+    "shutil.rmtree": "delete dir",
+    "resource.setrlimit": "setrlimit",
+    "resource.prlimit": "setrlimit",
+}
+_last_sensitive: list[str | None] = [None]
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    what = _SENSITIVE.get(event)
+    if what is not None:
+        _last_sensitive[0] = what
+    elif event == "open" and len(args) >= 3:
+        mode, flags = args[1], args[2]
+        if (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+            isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)
+        ):
+            _last_sensitive[0] = f"write {args[0]!r}"
+
+
+def install_audit_hook() -> None:
+    sys.addaudithook(_audit)
+
+
+def _build_preamble() -> dict[str, Any]:
+    """Names LeetCode's environment gives a Python solution without an import (``List``,
+    ``Optional``, ``deque``, ``heappush``, ``lru_cache``, ``inf``, the modules themselves...).
+    Injected as globals before the program runs, so ``from __future__`` stays first and the
+    program's own definitions win. Builtins are never shadowed."""
+    import bisect
+    import collections
+    import copy
+    import datetime
+    import decimal
+    import fractions
+    import functools
+    import heapq
+    import itertools
+    import operator
+    import random
+    import re
+    import statistics
+    import string
+    import typing
+
+    names: dict[str, Any] = {}
+    for module in (typing, collections, heapq, bisect, math, itertools, functools, string):
+        public = getattr(module, "__all__", None) or [n for n in dir(module) if not n[:1] == "_"]
+        for name in public:
+            if not hasattr(builtins, name) and hasattr(module, name):
+                names[name] = getattr(module, name)
+    for module in (bisect, collections, copy, datetime, decimal, fractions, functools, heapq,
+                   itertools, json, math, operator, random, re, statistics, string, sys, typing):
+        names[module.__name__] = module
+    return names
+
+
+PREAMBLE = _build_preamble()
+
+
+def compile_program(code: str) -> types.CodeType | str:
+    """Compile once in the fork server; a syntax error comes back as its formatted text."""
+    try:
+        return compile(code, SOURCE_NAME, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError) as exc:
+        return "".join(traceback.format_exception_only(type(exc), exc))
+
+
+def _fresh_stdio() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
+    """New stdin/stdout/stderr objects over the real fds 0-2 for each test (no state, no
+    buffered bytes carried over from a previous test in submission isolation)."""
+    for fd in (0, 1, 2):
+        os.lseek(fd, 0, os.SEEK_SET)
+    stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
+    stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False), 1 << 16),
+                              encoding="utf-8")
+    stderr = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+                              encoding="utf-8", errors="backslashreplace", line_buffering=True)
+    sys.stdin = sys.__stdin__ = stdin
+    sys.stdout = sys.__stdout__ = stdout
+    sys.stderr = sys.__stderr__ = stderr
+    return stdout, stderr
+
+
+def _fresh_main(code: str, preamble: bool) -> types.ModuleType:
+    module = types.ModuleType("__main__")
+    module.__file__ = SOURCE_NAME
+    module.__builtins__ = builtins
+    if preamble:
+        module.__dict__.update(PREAMBLE)
+        module.__dict__["__name__"] = "__main__"
+    sys.modules["__main__"] = module
+    sys.argv = [SOURCE_NAME]
+    linecache.cache[SOURCE_NAME] = (len(code), None, code.splitlines(True), SOURCE_NAME)
+    return module
+
+
+def _resolve(module: types.ModuleType, name: str) -> Any:
+    """``class Solution``'s method on a fresh instance (LeetCode style), else a top-level
+    function. Missing names raise inside the test, so they are the program's runtime error."""
+    solution = module.__dict__.get("Solution")
+    if isinstance(solution, type) and hasattr(solution, name):
+        return getattr(solution(), name)
+    if name in module.__dict__:
+        return module.__dict__[name]
+    raise NameError(f"the program defines neither Solution.{name} nor {name}()")
+
+
+def encode_strict(value: Any) -> str:
+    """Serialise a return value that is plain data (None, bool, int, float, str, list,
+    tuple, dict) to JSON; anything else raises ``TypeError``. Subclasses are read through
+    their base type (an overridden ``__eq__``/``__repr__``/``__iter__`` is never called), and
+    NumPy scalars and arrays are converted with ``item()``/``tolist()``. NaN and infinities
+    are written as ``NaN``/``Infinity`` (Python's json reads them)."""
+    out: list[str] = []
+    _encode(value, out, set())
+    return "".join(out)
+
+
+def _encode(value: Any, out: list[str], active: set[int]) -> None:
+    kind = type(value)
+    if value is None:
+        out.append("null")
+    elif kind is bool:
+        out.append("true" if value else "false")
+    elif issubclass(kind, int):
+        out.append(int.__repr__(value))
+    elif issubclass(kind, float):
+        number = float(float.__float__(value))
+        if math.isnan(number):
+            out.append("NaN")
+        elif math.isinf(number):
+            out.append("Infinity" if number > 0 else "-Infinity")
+        else:
+            out.append(float.__repr__(number))
+    elif issubclass(kind, str):
+        out.append(json.dumps(str.__str__(value)))
+    elif issubclass(kind, (list, tuple, dict)):
+        if id(value) in active:
+            raise TypeError("return value contains a reference cycle")
+        active.add(id(value))
+        if issubclass(kind, dict):
+            _encode_dict(value, out, active)
+        else:
+            items = list.__iter__(value) if issubclass(kind, list) else tuple.__iter__(value)
+            out.append("[")
+            for index, item in enumerate(items):
+                if index:
+                    out.append(",")
+                _encode(item, out, active)
+            out.append("]")
+        active.discard(id(value))
+    elif kind.__module__ == "numpy" and hasattr(kind, "tolist"):
+        _encode(value.tolist(), out, active)  # scalar or array, numpy's own converter
+    else:
+        raise TypeError(f"return value contains a {kind.__qualname__}, which is not plain data")
+
+
+def _encode_dict(value: dict[Any, Any], out: list[str], active: set[int]) -> None:
+    out.append("{")
+    for index, (key, item) in enumerate(dict.items(value)):
+        if type(key) is str:
+            text = key
+        elif key is None or type(key) in (bool, int, float):
+            text = json.dumps(key)  # JSON object keys are strings, as json.dumps writes them
+        else:
+            raise TypeError(f"dict key of type {type(key).__qualname__} is not plain data")
+        out.append(("," if index else "") + json.dumps(text) + ":")
+        _encode(item, out, active)
+    out.append("}")
+
+
+def run_test(
+    code: str, program: types.CodeType | str, mode: str, func_name: str | None,
+    test_input: str, preamble: bool,
+) -> dict[str, Any]:
+    """Run one test in this (already confined) process and describe what happened."""
+    report: dict[str, Any] = {"status": "ok"}
+    stdout, stderr = _fresh_stdio()
+    _last_sensitive[0] = None
+    if isinstance(program, str):  # compile error
+        stderr.write(program)
+        stderr.flush()
+        return {"status": "compile", "exception": "SyntaxError"}
+    module = _fresh_main(code, preamble and mode != "assertion")
+    try:
+        if mode == "call":
+            try:
+                args = [json.loads(line) for line in test_input.split("\n") if line.strip()]
+            except ValueError as exc:
+                return {"status": "bad_input", "exception": f"test input is not JSON: {exc}"}
+            exec(program, module.__dict__)
+            value = _resolve(module, func_name or "")(*args)
+            try:
+                report["value"] = encode_strict(value)
+            except (TypeError, RecursionError, ValueError) as exc:
+                report = {"status": "error", "exception": f"unserialisable result: {exc}"}
+        elif mode == "assertion":
+            exec(program, module.__dict__)
+            check = module.__dict__.get("check")
+            if not callable(check):
+                raise NameError("the tests define no check(candidate)")
+            check(_resolve(module, func_name or ""))
+            report["checked"] = True  # only reached when every assert in check() passed
+        else:
+            exec(program, module.__dict__)
+    except SystemExit as exc:
+        report = _system_exit(exc, sys.stderr)
+    except BaseException as exc:  # noqa: BLE001 - the program's own failure, reported
+        report = {"status": "exception", "exception": type(exc).__name__}
+        if isinstance(exc, OSError) and exc.errno in (1, 13, 38) and _last_sensitive[0]:
+            report["blocked"] = _last_sensitive[0]
+        try:
+            traceback.print_exception(exc, limit=-_TRACEBACK_FRAMES, file=stderr)
+        except BaseException:  # noqa: BLE001
+            pass
+    for stream in (sys.stdout, stdout, sys.stderr, stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001 - a closed or replaced stream
+            pass
+    return report
+
+
+def _system_exit(exc: SystemExit, stderr: Any) -> dict[str, Any]:
+    """``sys.exit`` semantics of CPython: None is 0, an int is itself, anything else is
+    printed to stderr and means 1."""
+    code = exc.code
+    if code is None:
+        return {"status": "exit", "exit_code": 0}
+    if isinstance(code, int) and not isinstance(code, bool):
+        return {"status": "exit", "exit_code": code & 0xFF}
+    try:
+        print(code, file=stderr)
+    except BaseException:  # noqa: BLE001
+        pass
+    return {"status": "exit", "exit_code": 1}
+
+
+def send_report(report: dict[str, Any]) -> None:
+    payload = json.dumps(report, allow_nan=True).encode()
+    data = struct.pack(">I", len(payload)) + payload
+    view = memoryview(data)
+    while view:
+        written = os.write(STATUS_FD, view)
+        view = view[written:]

@@ -1,0 +1,73 @@
+"""Output judges: named rules that decide whether a program's output equals the expected one.
+
+Each judge is a function ``check(output, expected, **options) -> Comparison``, one module per
+rule, with testlib's standard checkers as the reference semantics:
+
+========== ===========================================================================
+``exact``   the texts are identical
+``lines``   line by line, trailing whitespace and trailing empty lines ignored (default)
+``tokens``  whitespace-separated tokens equal (testlib ``wcmp``)
+``float``   tokens, real numbers within ``abs_tol`` OR ``rel_tol`` (testlib ``rcmp6``)
+``yesno``   tokens, ``yes``/``no`` case-insensitive, everything else case-sensitive
+``lenient`` the MicroCoder paper's fallback chain: ACCEPTS WRONG ANSWERS, never a default
+========== ===========================================================================
+
+Call-based problems compare decoded return values with :func:`compare_values` instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from . import exact, floats, lenient, lines, tokens, yesno
+from .base import Comparison
+from .values import compare_values
+
+Judge = Callable[[str, str], Comparison]
+
+JUDGES: dict[str, Callable[..., Comparison]] = {
+    "exact": exact.check,
+    "lines": lines.check,
+    "tokens": tokens.check,
+    "float": floats.check,
+    "yesno": yesno.check,
+    "lenient": lenient.check,
+}
+
+DEFAULT_JUDGE = "lines"
+
+__all__ = ["DEFAULT_JUDGE", "JUDGES", "Comparison", "Judge", "compare_values", "get_judge"]
+
+
+def get_judge(name: str, **options: Any) -> Judge:
+    """The judge called ``name``, as a ``(output, expected) -> Comparison`` function.
+
+    ``options`` are the judge's keyword options, bound with :func:`functools.partial`
+    (``get_judge("float", abs_tol=1e-9, rel_tol=1e-9)``). Raises ``ValueError`` for an unknown
+    name, an option the judge does not take, or an invalid option value.
+    """
+    try:
+        check = JUDGES[name]
+    except (KeyError, TypeError):  # TypeError: an unhashable name such as a dict
+        known = ", ".join(sorted(JUDGES))
+        raise ValueError(f"unknown judge {name!r}; known judges: {known}")
+    if not options:
+        return check
+    accepted = [
+        p.name
+        for p in inspect.signature(check).parameters.values()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        takes = f"takes {', '.join(accepted)}" if accepted else "takes no options"
+        raise ValueError(f"judge {name!r} {takes}; got {', '.join(unknown)}")
+    if check is floats.check:  # fail now, not at the first test
+        floats.validate_tolerances(
+            options.get("abs_tol", floats.DEFAULT_ABS_TOL),
+            options.get("rel_tol", floats.DEFAULT_REL_TOL),
+        )
+    return functools.partial(check, **options)

@@ -1,0 +1,71 @@
+"""The problem model every format is converted into, and the verdict vocabulary.
+
+A :class:`Problem` is what the grader needs and nothing more: how the program is fed
+(``harness``), its tests, how output is compared (``judge``), and its limits. Loaders in
+:mod:`evaluator.formats` turn LiveCodeBench, HumanEval/MBPP/EvalPlus and our own JSONL records
+into it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Verdict(StrEnum):
+    """Outcome of one test or one submission, worst first when combining."""
+
+    AC = "AC"  # accepted
+    WA = "WA"  # wrong answer
+    TLE = "TLE"  # CPU time over the limit, or the wall-clock backstop fired
+    MLE = "MLE"  # memory over the limit
+    RE = "RE"  # runtime error: uncaught exception, non-zero exit, killed by a signal
+    OLE = "OLE"  # output over the limit
+    ERROR = "ERROR"  # the problem, its tests or its judge are broken: not the program's fault
+    SKIPPED = "SKIPPED"  # not run because early exit was asked for
+
+
+class Harness(StrEnum):
+    """How a test is fed to the program and how its answer is read."""
+
+    STDIN = "stdin"  # program reads stdin, writes stdout (LiveCodeBench "stdin")
+    FUNCTIONAL = "functional"  # call ``func_name`` with JSON arguments (LiveCodeBench "functional")
+    ASSERTION = "assertion"  # HumanEval/MBPP: run ``test`` then ``check(entry_point)``
+
+
+@dataclass(frozen=True, slots=True)
+class TestCase:
+    """One test. For ``stdin`` problems ``input``/``output`` are the raw texts; for
+    ``functional`` ones ``input`` is one JSON value per line (one per argument) and ``output``
+    the JSON of the expected value. Assertion problems carry their tests in
+    :attr:`Problem.test_code` and have a single placeholder test case."""
+
+    __test__ = False  # not a pytest class
+
+    input: str
+    output: str
+
+
+DEFAULT_TIME_LIMIT = 6.0  # seconds of CPU per test, LiveCodeBench's per-test timeout
+DEFAULT_MEMORY_LIMIT = 1024  # MB per program
+
+
+@dataclass(slots=True)
+class Problem:
+    """A problem ready to grade. ``judge`` is a judge name (``lines``, ``float``...) or a
+    special-judge spec dict; ``None`` means the harness's default."""
+
+    id: str
+    harness: Harness
+    tests: list[TestCase]
+    func_name: str | None = None
+    judge: str | dict[str, Any] | None = None
+    time_limit: float | None = None
+    memory_limit: int | None = None
+    # assertion harness (HumanEval style)
+    prompt: str = ""
+    test_code: str = ""
+    entry_point: str = ""
+    # free-form facts for reports: platform, difficulty, contest_date, title ...
+    metadata: dict[str, Any] = field(default_factory=dict)

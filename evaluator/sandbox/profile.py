@@ -1,0 +1,134 @@
+"""Sandbox profiles: readable JSON files in ``sandbox_profiles/`` (or any path a user gives).
+
+A profile says which syscalls a program may make (a seccomp filter written as rules), whether
+Landlock confines its file access, whether it gets an empty network namespace, and whether a
+root child drops its capabilities. Schema (see ``sandbox_profiles/default.json``)::
+
+    {"name": str, "description": str,
+     "seccomp": null | {"default_action": "allow" | "errno:EPERM" | "kill",
+                        "rules": [{"action": ..., "syscalls": [str, ...],
+                                   "args": [{"index": 0-5, "op": "eq|ne|lt|le|gt|ge|masked_eq",
+                                             "value": int, "mask": int}]}]},
+     "landlock": bool, "network_namespace": bool, "drop_capabilities": bool}
+
+An action is ``allow``, ``kill`` (the process dies with SIGSYS) or ``errno:NAME`` (the call
+fails with that errno, so Python raises ``OSError``/``PermissionError``).
+"""
+
+from __future__ import annotations
+
+import errno as errno_module
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sandbox_profiles import PROFILE_DIR
+
+
+class ProfileError(ValueError):
+    """A profile file that cannot be used; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    path: str
+    seccomp: dict[str, Any] | None
+    landlock: bool
+    network_namespace: bool
+    drop_capabilities: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "seccomp": self.seccomp,
+            "landlock": self.landlock,
+            "network_namespace": self.network_namespace,
+            "drop_capabilities": self.drop_capabilities,
+        }
+
+
+def available_profiles() -> list[str]:
+    return sorted(p.stem for p in PROFILE_DIR.glob("*.json"))
+
+
+def load_profile(name_or_path: str | os.PathLike[str] = "default") -> Profile:
+    """Load a shipped profile by name (``default``, ``permissive``) or any JSON file by path."""
+    text = str(name_or_path)
+    path = Path(text) if (os.sep in text or text.endswith(".json")) else PROFILE_DIR / f"{text}.json"
+    if not path.is_file():
+        raise ProfileError(
+            f"sandbox profile {text!r} not found (shipped: {', '.join(available_profiles())})"
+        )
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ProfileError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise ProfileError(f"{path}: a profile is a JSON object")
+    profile = Profile(
+        name=str(data.get("name", path.stem)),
+        path=str(path),
+        seccomp=data.get("seccomp"),
+        landlock=bool(data.get("landlock", False)),
+        network_namespace=bool(data.get("network_namespace", False)),
+        drop_capabilities=bool(data.get("drop_capabilities", False)),
+    )
+    if profile.seccomp is not None:
+        compile_seccomp(profile.seccomp, where=str(path))  # validate now, with file context
+    return profile
+
+
+def _action(spec: Any, where: str) -> Any:
+    import pyseccomp
+
+    if spec == "allow":
+        return pyseccomp.ALLOW
+    if spec == "kill":
+        return pyseccomp.KILL_PROCESS
+    if isinstance(spec, str) and spec.startswith("errno:"):
+        code = getattr(errno_module, spec.removeprefix("errno:"), None)
+        if isinstance(code, int):
+            return pyseccomp.ERRNO(code)
+    raise ProfileError(f"{where}: unknown action {spec!r} (allow, kill, errno:NAME)")
+
+
+_OPS = ("eq", "ne", "lt", "le", "gt", "ge", "masked_eq")
+
+
+def _arg(spec: dict[str, Any], where: str) -> Any:
+    import pyseccomp
+
+    op = spec.get("op")
+    if op not in _OPS:
+        raise ProfileError(f"{where}: field 'op' must be one of {', '.join(_OPS)}, not {op!r}")
+    value = int(spec.get("value", 0))
+    if op == "masked_eq":
+        return pyseccomp.Arg(int(spec["index"]), pyseccomp.MASKED_EQ, int(spec["mask"]), value)
+    return pyseccomp.Arg(int(spec["index"]), getattr(pyseccomp, op.upper()), value)
+
+
+def compile_seccomp(spec: dict[str, Any], where: str = "profile") -> bytes:
+    """Turn the profile's seccomp rules into a classic-BPF program for this architecture."""
+    import pyseccomp
+
+    flt = pyseccomp.SyscallFilter(_action(spec.get("default_action", "allow"), where))
+    for number, rule in enumerate(spec.get("rules", [])):
+        here = f"{where}: seccomp.rules[{number}]"
+        action = _action(rule.get("action"), here)
+        args = [_arg(a, here) for a in rule.get("args", [])]
+        for name in rule.get("syscalls", []):
+            try:
+                flt.add_rule(action, name, *args)
+            except (ValueError, RuntimeError, OSError) as exc:
+                # Unknown on this architecture (e.g. 'fork' on aarch64): nothing to filter.
+                if "resolve" in str(exc).lower() or getattr(exc, "errno", 0) == errno_module.EINVAL:
+                    continue
+                raise ProfileError(f"{here}: syscall {name!r}: {exc}") from None
+    with tempfile.TemporaryFile() as out:
+        flt.export_bpf(out)
+        out.seek(0)
+        return out.read()

@@ -1,0 +1,127 @@
+"""Typed records that cross the sandbox boundary: what to run, under which limits, and what
+happened. Plain dataclasses, converted to and from JSON-able dicts for the fork-server pipe."""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Isolation(StrEnum):
+    """``test``: a fresh child per test (strict: nothing survives between tests).
+    ``submission``: one child runs a submission's tests one after another, with fresh globals
+    and fresh stdin/stdout per test (fast; a program can leave state in imported modules or
+    threads, or tamper with what the harness reports about its own later tests)."""
+
+    TEST = "test"
+    SUBMISSION = "submission"
+
+
+class Mode(StrEnum):
+    """How the child feeds a test and reads the answer (see :mod:`evaluator.harness.child`)."""
+
+    STDIN = "stdin"  # run as __main__ with the test on fd 0
+    CALL = "call"  # call a function with JSON arguments, return strict-JSON
+    ASSERTION = "assertion"  # exec program + tests, then check(entry_point)
+
+
+class LimitHit(StrEnum):
+    CPU = "cpu"
+    WALL = "wall"
+    MEMORY = "memory"
+    OUTPUT = "output"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Per-test limits. ``wall_time`` is a backstop against sleeping or blocked programs;
+    verdicts are by CPU time. ``None`` wall time means ``2 * cpu_time + 1`` seconds."""
+
+    cpu_time: float = 6.0  # seconds
+    wall_time: float | None = None  # seconds
+    memory_mb: int = 1024  # RLIMIT_DATA (heap and anonymous maps; not RLIMIT_AS, see docs)
+    output_bytes: int = 64 << 20  # stdout and stderr each (RLIMIT_FSIZE on their memfds)
+    open_files: int = 64
+    stack_mb: int = 1024  # main-thread stack (deep recursion works)
+
+    @property
+    def effective_wall_time(self) -> float:
+        return self.wall_time if self.wall_time is not None else 2 * self.cpu_time + 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class Job:
+    """One program and the inputs of its tests. Expected outputs never appear here: a job
+    travels into the fork server, whose memory the program can read."""
+
+    code: str
+    inputs: list[str]
+    mode: Mode = Mode.STDIN
+    func_name: str | None = None  # CALL: function or Solution method; ASSERTION: entry point
+    limits: Limits = field(default_factory=Limits)
+    isolation: Isolation = Isolation.TEST
+    preamble: bool = True  # provide LeetCode's names (List, collections, ...) as globals
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "inputs": self.inputs,
+            "mode": str(self.mode),
+            "func_name": self.func_name,
+            "limits": self.limits.to_dict(),
+            "isolation": str(self.isolation),
+            "preamble": self.preamble,
+        }
+
+
+@dataclass(slots=True)
+class RunResult:
+    """What happened to one test. ``status`` is the harness's own report: ``ok`` (program
+    finished, or the function returned), ``exit`` (SystemExit), ``exception`` (uncaught
+    exception ``exception`` named), ``compile`` (syntax error), ``lost`` (the child died
+    without reporting: see ``signal``/``exit_code``), ``error`` (the harness or encoder broke,
+    e.g. a return value that is not plain data)."""
+
+    status: str
+    exit_code: int | None = None
+    signal: int | None = None
+    limit: LimitHit | None = None
+    cpu_time: float = 0.0
+    wall_time: float = 0.0
+    peak_memory_kb: int = 0
+    stdout: bytes = b""
+    stderr: bytes = b""
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    exception: str | None = None
+    value: str | None = None  # CALL: the return value as strict JSON
+    blocked: str | None = None  # the operation the sandbox refused, when known
+
+    @property
+    def signal_name(self) -> str | None:
+        if self.signal is None:
+            return None
+        try:
+            return signal.Signals(self.signal).name
+        except ValueError:
+            return str(self.signal)
+
+    @property
+    def clean_exit(self) -> bool:
+        """The program ended normally: finished, or exited with status 0, within limits."""
+        return self.limit is None and (
+            self.status == "ok" or (self.status == "exit" and self.exit_code == 0)
+        )
+
+
+@dataclass(slots=True)
+class JobResult:
+    """Results of a job's tests, in order; tests not run (early exit) are absent."""
+
+    runs: list[RunResult]
+    worker_restarts: int = 0  # fork servers that died while running this job

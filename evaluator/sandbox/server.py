@@ -1,0 +1,466 @@
+"""The fork server: ``python -I -m evaluator.sandbox.server`` (started by the pool).
+
+One server runs one job at a time. It is a fresh interpreter (never a fork of the caller, so
+it holds no expected outputs, secrets or caller threads), pre-imports the modules solutions
+commonly use, builds the confinement once (seccomp BPF, Landlock ruleset, empty network
+namespace), then forks a child per test (isolation ``test``) or per submission (isolation
+``submission``). Each child confines itself and runs the in-sandbox harness
+(:mod:`evaluator.harness.child`); the server watches its CPU and wall time, reaps it with
+``wait4`` (exact peak memory) and streams one result frame per test back to the pool.
+
+Protocol on the server's stdin/stdout, as :mod:`evaluator.sandbox.wire` frames:
+config JSON -> ``ready`` JSON; then per job: job JSON -> per test (header JSON, stdout bytes,
+stderr bytes) [-> ack ``1``/``0`` when the job asks for early exit] ... -> ``{"done": true}``.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+import os
+import resource
+import secrets
+import select
+import shutil
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from evaluator.harness import child as harness
+from evaluator.sandbox import kernel
+from evaluator.sandbox.wire import read_frame, take_frame, write_frames
+
+PRELOAD = (
+    "array bisect collections copy dataclasses datetime decimal enum fractions functools "
+    "heapq itertools json math numbers operator queue random re statistics string "
+    "threading time typing unittest"
+).split()
+_CLK_TCK = os.sysconf("SC_CLK_TCK")
+_STDERR_KEEP = 16 << 10  # keep the end of stderr, where the traceback is
+_OWN_DIRS = ("evaluator", "trainer_addon", "sandbox_profiles")
+
+
+def _ensure_stack(stack_mb: int) -> None:
+    """The main thread's stack can only grow as far as RLIMIT_STACK allowed at exec time, so
+    raise it and re-exec once: deep recursion then works in the program's main thread."""
+    want = stack_mb << 20
+    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+        os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
+
+
+@dataclass
+class _Child:
+    pid: int
+    pidfd: int
+    status_r: int
+    ctrl_w: int | None  # submission isolation: where the next test's index is sent
+    run_dir: str
+    nonce: str
+
+
+class Server:
+    def __init__(self, config: dict[str, Any], req_fd: int, resp_fd: int) -> None:
+        self.req_fd, self.resp_fd = req_fd, resp_fd
+        self.tmp_root: str = config["tmp_root"]
+        self.profile: dict[str, Any] = config["profile"]
+        self.runs = 0
+        self.info: dict[str, Any] = {"pid": os.getpid(), "profile": self.profile.get("name")}
+        self._preload(config.get("preload", []))
+        self.bpf = self._seccomp()
+        self.ruleset_fd = self._landlock()
+        self.info["network_namespace"] = bool(
+            self.profile.get("network_namespace") and os.geteuid() == 0 and kernel.unshare_network()
+        )
+        self.drop_caps = bool(self.profile.get("drop_capabilities")) and os.geteuid() == 0
+        kernel.set_child_subreaper()
+        sys.set_int_max_str_digits(0)  # big integers print, as on contest judges (documented)
+        sys.setrecursionlimit(10**6)  # the stack is large; the program may lower it
+        harness.install_audit_hook()
+        gc.collect()
+        gc.freeze()  # keep the children's GC off the server's pages: fewer copy-on-write faults
+
+    # -- start-up -------------------------------------------------------------------------
+
+    def _preload(self, extra: list[str]) -> None:
+        for name in PRELOAD + list(extra):
+            try:
+                __import__(name)
+            except ImportError:
+                pass
+
+    def _seccomp(self) -> bytes | None:
+        spec = self.profile.get("seccomp")
+        abi = kernel.landlock_abi() if self.profile.get("landlock") else 0
+        self.info["landlock_abi"] = abi
+        if spec is None:
+            return None
+        from evaluator.sandbox.profile import compile_seccomp
+
+        if self.profile.get("landlock") and abi == 0:
+            spec = _without_landlock(spec)
+        return compile_seccomp(spec, where=self.profile.get("name", "profile"))
+
+    def _landlock(self) -> int | None:
+        abi = self.info["landlock_abi"]
+        if not abi:
+            return None
+        ruleset = kernel.landlock_create_ruleset(abi)
+        for path in _readable_paths():
+            kernel.landlock_allow(ruleset, path, kernel.FS_READ)
+        for path in ("/dev/null", "/dev/zero", "/dev/full"):
+            if os.path.exists(path):
+                kernel.landlock_allow(ruleset, path, kernel.FS_READ | kernel.FS_WRITE_FILE)
+        kernel.landlock_allow(ruleset, self.tmp_root, kernel.fs_rights(abi))
+        return ruleset
+
+    # -- serving --------------------------------------------------------------------------
+
+    def serve(self) -> None:
+        write_frames(self.resp_fd, json.dumps({"ready": True, **self.info}).encode())
+        while (frame := read_frame(self.req_fd)) is not None:
+            self.run_job(json.loads(frame))
+            self._reap_orphans()
+        shutil.rmtree(self.tmp_root, ignore_errors=True)
+
+    def run_job(self, job: dict[str, Any]) -> None:
+        program = harness.compile_program(job["code"])
+        inputs: list[str] = job["inputs"]
+        batch = job.get("isolation") == "submission"
+        fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
+        child: _Child | None = None
+        try:
+            for index, text in enumerate(inputs):
+                if isinstance(program, str):  # syntax error: no need to run anything
+                    header, out, err = {"status": "compile", "exception": "SyntaxError"}, b"", program.encode()
+                else:
+                    header, out, err, child = self._run_test(job, program, fds, index, text, child, batch)
+                write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
+                if job.get("early_exit") and read_frame(self.req_fd) != b"1":
+                    break
+        finally:
+            if child is not None:
+                self._finish(child, kill=True)
+            for fd in fds:
+                os.close(fd)
+        write_frames(self.resp_fd, b'{"done": true}')
+
+    def _run_test(self, job, program, fds, index, text, child, batch):
+        limits = job["limits"]
+        stdin_fd, stdout_fd, stderr_fd = fds
+        for fd in fds:
+            os.ftruncate(fd, 0)
+        data = text.encode("utf-8", "surrogateescape")
+        if data:
+            os.pwrite(stdin_fd, data, 0)
+        if child is None:
+            remaining = len(job["inputs"]) - index if batch else 1
+            child = self._spawn(job, program, fds, remaining, batch)
+        start_wall = time.monotonic()
+        start_cpu = _proc_cpu(child.pid) if batch else 0.0
+        if batch:
+            _clear_dir(child.run_dir)
+            os.write(child.ctrl_w, index.to_bytes(4, "big"))
+        report, limit = self._await_report(child, limits, start_wall, start_cpu)
+        wall = time.monotonic() - start_wall
+        header: dict[str, Any]
+        if report is not None and batch:
+            header = dict(report)
+            header["cpu_time"] = header.pop("cpu", 0.0)
+            header["peak_memory_kb"] = header.pop("maxrss", 0)
+        else:  # the child is gone (strict mode, or it died mid-test): ask the kernel
+            status, usage = self._finish(child, kill=True)
+            header = dict(report) if report is not None else {"status": "lost"}
+            header.pop("cpu", None), header.pop("maxrss", None)
+            header["cpu_time"] = usage.ru_utime + usage.ru_stime - start_cpu
+            header["peak_memory_kb"] = usage.ru_maxrss
+            if os.WIFSIGNALED(status) and report is None:
+                header["signal"] = os.WTERMSIG(status)
+            elif os.WIFEXITED(status) and report is None:
+                header["exit_code"] = os.WEXITSTATUS(status)
+            child = None
+        if header.get("status") == "ok":
+            header.setdefault("exit_code", 0)
+        header["wall_time"] = wall
+        header["limit"] = limit or _limit_from(header, limits)
+        out, err = _read_output(stdout_fd, limits), _read_output(stderr_fd, limits)
+        header["stdout_truncated"] = len(out) >= limits["output_bytes"]
+        header["stderr_truncated"] = len(err) > _STDERR_KEEP
+        return header, out, err[-_STDERR_KEEP:], child
+
+    def _spawn(self, job, program, fds, tests: int, batch: bool) -> _Child:
+        self.runs += 1
+        run_dir = os.path.join(self.tmp_root, f"run{self.runs}")
+        os.mkdir(run_dir, 0o700)
+        status_r, status_w = os.pipe2(os.O_CLOEXEC)
+        ctrl_r, ctrl_w = os.pipe2(os.O_CLOEXEC) if batch else (None, None)
+        nonce = secrets.token_hex(8)
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child, reported through fd 3
+            self._child(job, program, fds, status_w, ctrl_r, run_dir, tests, nonce)
+        os.close(status_w)
+        if ctrl_r is not None:
+            os.close(ctrl_r)
+        return _Child(pid, os.pidfd_open(pid), status_r, ctrl_w, run_dir, nonce)
+
+    def _child(self, job, program, fds, status_w, ctrl_r, run_dir, tests, nonce) -> None:
+        code = 70
+        try:
+            os.setsid()  # own process group: the server kills the whole group
+            kernel.set_parent_death_signal(signal.SIGKILL)
+            for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, signal.SIG_DFL)
+            for target, fd in enumerate((*fds, status_w)):
+                os.dup2(fd, target)
+            keep = 4
+            if ctrl_r is not None:
+                os.dup2(ctrl_r, 4)
+                keep = 5
+            os.chdir(run_dir)
+            os.environ.update(HOME=run_dir, TMPDIR=run_dir)
+            self._set_limits(job["limits"], tests)
+            self._confine()
+            os.closerange(keep, 1 << 16)
+            code = 0
+            mode, func, pre = job["mode"], job.get("func_name"), job.get("preamble", True)
+            while True:
+                if ctrl_r is not None:
+                    raw = os.read(4, 4)
+                    if len(raw) < 4:
+                        break
+                    index = int.from_bytes(raw, "big")
+                else:
+                    index = None
+                text = _read_input() if mode == "call" else ""
+                before = resource.getrusage(resource.RUSAGE_SELF)
+                report = harness.run_test(job["code"], program, mode, func, text, pre)
+                report["nonce"] = nonce
+                if ctrl_r is not None:
+                    after = resource.getrusage(resource.RUSAGE_SELF)
+                    report["cpu"] = (after.ru_utime + after.ru_stime) - (
+                        before.ru_utime + before.ru_stime)
+                    report["maxrss"] = after.ru_maxrss
+                harness.send_report(report)
+                if index is None:
+                    break
+        except BaseException as exc:  # noqa: BLE001 - sandbox set-up failed: say why on stderr
+            try:
+                os.write(2, f"sandbox: {type(exc).__name__}: {exc}\n".encode())
+            except OSError:
+                pass
+        finally:
+            os._exit(code)
+
+    def _set_limits(self, limits: dict[str, Any], tests: int) -> None:
+        cpu = math.ceil(limits["cpu_time"] * tests) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        memory = limits["memory_mb"] << 20
+        resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
+        size = limits["output_bytes"]
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+        files = max(int(limits["open_files"]), 16)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = "1"
+
+    def _confine(self) -> None:
+        if self.ruleset_fd is not None or self.bpf is not None:
+            kernel.set_no_new_privs()
+        if self.ruleset_fd is not None:
+            kernel.landlock_restrict_self(self.ruleset_fd)
+        if self.drop_caps:
+            kernel.drop_capabilities()
+        if self.bpf is not None:
+            kernel.load_seccomp_bpf(self.bpf)  # last: it forbids some of the calls above
+
+    def _await_report(self, child: _Child, limits, start_wall: float, start_cpu: float):
+        """Wait for the child's report on fd 3 while enforcing the CPU limit (sampled from
+        /proc, unforgeable) and the wall-clock backstop. Returns (report, limit hit)."""
+        cpu_limit = limits["cpu_time"]
+        wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
+        tick = min(0.1, max(0.01, cpu_limit / 10))
+        poller = select.poll()
+        poller.register(child.status_r, select.POLLIN)
+        poller.register(child.pidfd, select.POLLIN)
+        buffer = bytearray()
+        exited = False
+        while True:
+            left = start_wall + wall_limit - time.monotonic()
+            if left <= 0:
+                self._kill(child)
+                return None, "wall"
+            events = dict(poller.poll(min(left, tick) * 1000))
+            if child.status_r in events:
+                data = os.read(child.status_r, 1 << 20)
+                if data:
+                    buffer += data
+                    frame = take_frame(buffer)
+                    if frame is not None:
+                        return self._check_report(frame, child), None
+                    continue
+                poller.unregister(child.status_r)  # EOF: only the exit is left to see
+            if child.pidfd in events or exited:
+                exited = True
+                poller.unregister(child.pidfd) if child.pidfd in events else None
+                if child.status_r not in events:
+                    return None, None
+                continue
+            if not events and _proc_cpu(child.pid) - start_cpu > cpu_limit:
+                self._kill(child)
+                return None, "cpu"
+
+    @staticmethod
+    def _check_report(frame: bytes, child: _Child) -> dict[str, Any]:
+        report = json.loads(frame)
+        if report.pop("nonce", None) != child.nonce:  # written by the program, not the harness
+            return {"status": "forged"}
+        return report
+
+    @staticmethod
+    def _kill(child: _Child) -> None:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def _finish(self, child: _Child, kill: bool) -> tuple[int, Any]:
+        if kill:
+            self._kill(child)
+        _, status, usage = os.wait4(child.pid, 0)
+        for fd in (child.pidfd, child.status_r, child.ctrl_w):
+            if fd is not None:
+                os.close(fd)
+        shutil.rmtree(child.run_dir, ignore_errors=True)
+        return status, usage
+
+    @staticmethod
+    def _reap_orphans() -> None:
+        """Descendants that outlived their child (permissive profile) are re-parented here."""
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+
+
+def _limit_from(header: dict[str, Any], limits: dict[str, Any]) -> str | None:
+    sig = header.get("signal")
+    if sig == signal.SIGXCPU or header["cpu_time"] > limits["cpu_time"]:
+        return "cpu"
+    if sig == signal.SIGXFSZ:
+        return "output"
+    if header.get("exception") == "MemoryError" or header["peak_memory_kb"] >= limits["memory_mb"] << 10:
+        return "memory"
+    return None
+
+
+def _read_output(fd: int, limits: dict[str, Any]) -> bytes:
+    size = min(os.fstat(fd).st_size, limits["output_bytes"])
+    return os.pread(fd, size, 0) if size else b""
+
+
+def _proc_cpu(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            data = stat.read()
+    except OSError:
+        return 0.0
+    fields = data[data.rindex(b")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / _CLK_TCK
+
+
+def _read_input() -> str:
+    size = os.fstat(0).st_size
+    return os.pread(0, size, 0).decode("utf-8", "surrogateescape") if size else ""
+
+
+def _clear_dir(path: str) -> None:
+    for entry in os.scandir(path):
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+
+
+def _without_landlock(spec: dict[str, Any]) -> dict[str, Any]:
+    """No Landlock on this kernel: seccomp alone cannot tell paths apart, so the program may
+    not open any file for writing (not even in its temp dir) nor delete or rename files."""
+    flags = [(os.O_WRONLY, os.O_WRONLY), (os.O_RDWR, os.O_RDWR), (os.O_CREAT, os.O_CREAT)]
+    rules = list(spec.get("rules", []))
+    for mask, value in flags:
+        for syscall, index in (("open", 1), ("openat", 2)):
+            arg = {"index": index, "op": "masked_eq", "mask": mask, "value": value}
+            rules.append({"action": "errno:EACCES", "syscalls": [syscall], "args": [arg]})
+    rules.append({"action": "errno:EPERM", "syscalls": [
+        "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir",
+        "truncate", "symlink", "symlinkat", "link", "linkat", "chmod", "fchmodat"]})
+    return {**spec, "rules": rules}
+
+
+def _readable_paths() -> list[str]:
+    """What a program may read: the interpreter's installation (minus this project's own
+    packages and data), shared libraries, time zones, a few devices and /proc files.
+    Never the caller's files, the problem or results files, or /proc/<other pid>."""
+    import site
+    import sysconfig
+
+    paths: set[str] = set()
+    site_dirs = {os.path.realpath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
+    site_dirs |= {os.path.realpath(sysconfig.get_paths()[k]) for k in ("purelib", "platlib")}
+    stdlib = [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")]
+    for root in {os.path.realpath(p) for p in stdlib}:
+        paths.update(_entries(root, skip=site_dirs | {os.path.join(root, "site-packages")}))
+    for root in site_dirs:
+        paths.update(_entries(root, skip=set()))
+    paths.update(
+        p for p in ("/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/local/lib",
+                    "/etc/ld.so.cache", "/etc/localtime", "/usr/share/zoneinfo",
+                    "/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu",
+                    "/dev/urandom", "/dev/random", os.path.realpath(sys.executable))
+        if os.path.exists(p)
+    )
+    return sorted(paths)
+
+
+def _entries(root: str, skip: set[str]) -> list[str]:
+    """The entries of ``root`` one by one, so this project's own packages can be left out."""
+    if not os.path.isdir(root):
+        return []
+    found = []
+    for entry in os.scandir(root):
+        name = entry.name
+        if os.path.realpath(entry.path) in skip or name.startswith(_OWN_DIRS):
+            continue
+        if name.startswith(("microcoder-", "__editable__")) and "microcoder" in name:
+            continue
+        found.append(entry.path)
+    return found
+
+
+def main() -> None:
+    stack_mb = int(sys.argv[sys.argv.index("--stack-mb") + 1]) if "--stack-mb" in sys.argv else 1024
+    _ensure_stack(stack_mb)
+    req_fd, resp_fd = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    config = read_frame(req_fd)
+    if config is None:
+        return
+    Server(json.loads(config), req_fd, resp_fd).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""Length-prefixed frames over pipes between the pool and its fork servers.
+
+A frame is a 4-byte big-endian length and that many bytes. Only JSON and raw output bytes
+travel this way: nothing is ever unpickled, so a compromised server cannot run code in the
+caller."""
+
+from __future__ import annotations
+
+import os
+import struct
+
+_HEADER = struct.Struct(">I")
+
+
+def write_frames(fd: int, *payloads: bytes) -> None:
+    parts: list[bytes] = []
+    for payload in payloads:
+        parts.append(_HEADER.pack(len(payload)))
+        parts.append(payload)
+    data = memoryview(b"".join(parts))
+    while data:
+        written = os.write(fd, data)
+        data = data[written:]
+
+
+def read_exact(fd: int, size: int) -> bytes | None:
+    """Exactly ``size`` bytes, or None at end of file (the other side is gone)."""
+    chunks: list[bytes] = []
+    remaining = size
+    while remaining:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> bytes | None:
+    header = read_exact(fd, _HEADER.size)
+    if header is None:
+        return None
+    (size,) = _HEADER.unpack(header)
+    return read_exact(fd, size) if size else b""
+
+
+def take_frame(buffer: bytearray) -> bytes | None:
+    """Pop one complete frame from the front of ``buffer``, if there is one."""
+    if len(buffer) < _HEADER.size:
+        return None
+    (size,) = _HEADER.unpack_from(buffer)
+    end = _HEADER.size + size
+    if len(buffer) < end:
+        return None
+    frame = bytes(buffer[_HEADER.size : end])
+    del buffer[:end]
+    return frame

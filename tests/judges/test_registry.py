@@ -1,0 +1,129 @@
+"""The registry, and the grading rules checked across every judge at once."""
+
+import functools
+
+import pytest
+
+from evaluator.judges import JUDGES, Comparison, compare_values, get_judge
+from evaluator.judges import floats as floats_module
+
+NAMES = ["exact", "lines", "tokens", "float", "yesno", "lenient"]
+STRICT = [name for name in NAMES if name != "lenient"]
+
+
+def test_names():
+    assert sorted(JUDGES) == sorted(NAMES)
+    assert callable(compare_values)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_get_judge_returns_a_two_argument_check(name):
+    judge = get_judge(name)
+    assert judge("1\n", "1\n") == Comparison(True, "")
+
+
+def test_unknown_judge():
+    with pytest.raises(ValueError, match=r"unknown judge 'fuzzy'.*exact.*float.*lines"):
+        get_judge("fuzzy")
+    with pytest.raises(ValueError, match="unknown judge"):
+        get_judge({"name": "float"})
+
+
+def test_float_options_are_bound():
+    judge = get_judge("float", abs_tol=1e-9, rel_tol=1e-9)
+    assert isinstance(judge, functools.partial)
+    assert judge.func is floats_module.check
+    assert judge("0.5", "0.5000000001").ok
+    assert not judge("0.333333", "0.3333333").ok
+    assert get_judge("float")("0.333333", "0.3333333").ok
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "match"),
+    [
+        ("float", {"tol": 1e-6}, "judge 'float' takes abs_tol, rel_tol; got tol"),
+        ("lines", {"abs_tol": 1e-6}, "judge 'lines' takes no options"),
+        ("float", {"abs_tol": -1.0}, "abs_tol must be finite and >= 0"),
+        ("float", {"rel_tol": "big"}, "rel_tol must be a number"),
+    ],
+)
+def test_bad_options(name, options, match):
+    with pytest.raises(ValueError, match=match):
+        get_judge(name, **options)
+
+
+def test_comparison_is_frozen_and_truthy():
+    accepted, rejected = Comparison(True), Comparison(False, "line 1: ...")
+    assert accepted and not rejected
+    with pytest.raises(AttributeError):
+        accepted.ok = False  # type: ignore[misc]
+
+
+# --- grading-rules.md, "Compare outputs": wrong answers every judge must reject -----------
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        ("YES", "NO"),
+        ("NO\n", "YES\n"),
+        ("Alice", "Bob"),
+        ("1", "1\n2\n3"),  # a prefix of the expected output
+        ("", "1"),
+    ],
+)
+def test_wrong_answers_rejected_by_every_judge(name, output, expected):
+    assert not get_judge(name)(output, expected).ok
+
+
+@pytest.mark.parametrize("name", STRICT)
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [("1 1", "1"), ("1 2", "2 1"), ("0.1234", "0.1231"), ("1000000007", "1000000000")],
+)
+def test_wrong_answers_rejected_by_every_strict_judge(name, output, expected):
+    assert not get_judge(name)(output, expected).ok
+
+
+# --- correct answers that must be accepted -----------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_identical_output_accepted_by_every_judge(name):
+    assert get_judge(name)("1 2\n3.5\nYES\n", "1 2\n3.5\nYES\n").ok
+
+
+@pytest.mark.parametrize("name", ["lines", "tokens", "float", "yesno", "lenient"])
+def test_trailing_whitespace_accepted_by_all_but_exact(name):
+    assert get_judge(name)("1 2  \r\n3\n\n\n", "1 2\n3").ok
+
+
+@pytest.mark.parametrize(
+    ("name", "ok"), [(n, n in {"tokens", "float", "yesno", "lenient"}) for n in NAMES]
+)
+def test_blank_line_inside(name, ok):
+    assert get_judge(name)("1\n\n2", "1\n2").ok is ok
+
+
+@pytest.mark.parametrize(("name", "ok"), [(n, n in {"float", "lenient"}) for n in NAMES])
+def test_float_tolerance(name, ok):
+    assert get_judge(name)("0.333333", "0.3333333").ok is ok
+
+
+@pytest.mark.parametrize(("name", "ok"), [(n, n == "yesno") for n in NAMES])
+def test_yes_case(name, ok):
+    assert get_judge(name)("Yes", "YES").ok is ok
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_case_matters_for_other_words(name):
+    assert not get_judge(name)("abc", "ABC").ok
+
+
+@pytest.mark.parametrize("name", ["lines", "tokens", "float", "yesno"])
+def test_lines_acceptance_implies_token_acceptance(name):
+    # Everything `lines` accepts, the token judges accept too.
+    for output, expected in [("1 \r\n2\t\n\n", "1\n2"), ("a b\n", "a b"), ("", "\n\n")]:
+        assert get_judge("lines")(output, expected).ok
+        assert get_judge(name)(output, expected).ok
