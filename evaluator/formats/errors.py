@@ -8,8 +8,18 @@ raise :class:`InputError` and the command line prints ``str(error)``.
 from __future__ import annotations
 
 import os
+from pathlib import PurePath
 
-__all__ = ["InputError", "json_error_detail"]
+__all__ = ["InputError", "json_error_detail", "position_unit"]
+
+
+def position_unit(path: str | os.PathLike[str]) -> str:
+    """What a record position in ``path`` counts: ``"line"`` for line-delimited files,
+    ``"record"`` for JSON arrays (``.json``) and ``.parquet`` tables (``.gz`` ignored)."""
+    suffixes = [s.lower() for s in PurePath(path).suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes.pop()
+    return "record" if suffixes and suffixes[-1] in (".json", ".parquet") else "line"
 
 
 class InputError(ValueError):
@@ -51,11 +61,15 @@ class InputError(ValueError):
         """Return a copy with the location filled in where it is still unknown.
 
         Record converters know the field, the file readers know path and line; this joins the
-        two without losing what the inner layer already said.
+        two without losing what the inner layer already said. ``unit`` defaults to what
+        :func:`position_unit` says for ``path``.
         """
+        if self.line is not None or line is None:
+            new_line, new_unit = self.line, self.unit
+        else:
+            new_line = line
+            new_unit = unit or (position_unit(path) if path is not None else "line")
         new_path = self.path if self.path is not None else path
-        new_line = self.line if self.line is not None else line
-        new_unit = self.unit if self.line is not None or unit is None else unit
         return InputError(
             self.message, path=new_path, line=new_line, field=self.field, unit=new_unit
         )

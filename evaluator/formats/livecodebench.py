@@ -251,8 +251,7 @@ def problem_from_lcb(
     try:
         return _convert_lcb(record)
     except InputError as exc:
-        unit = position_unit(path) if path is not None else None
-        raise exc.located(path=path, line=line, unit=unit) from None
+        raise exc.located(path=path, line=line) from None
 
 
 def _convert_lcb(record: dict[str, Any]) -> Problem:
@@ -375,8 +374,7 @@ def samples_from_record(
     try:
         return _sample_converter(record)(record)
     except InputError as exc:
-        unit = position_unit(path) if path is not None else None
-        raise exc.located(path=path, line=line, unit=unit) from None
+        raise exc.located(path=path, line=line) from None
 
 
 # --- file readers ------------------------------------------------------------------------------
@@ -414,7 +412,7 @@ def read_problems(path: PathLike) -> list[Problem]:
             try:
                 converter = _problem_converter(record)
             except InputError as exc:
-                raise exc.located(path=path, line=position, unit=unit) from None
+                raise exc.located(path=path, line=position) from None
         problem = converter(record, path=path, line=position)
         if problem.id in first_seen:
             raise InputError(
@@ -434,7 +432,6 @@ def read_samples(path: PathLike) -> dict[str, Samples]:
     The format is detected from the first record. Records of one problem must agree on
     whether they hold raw answers or code.
     """
-    unit = position_unit(path)
     grouped: dict[str, Samples] = {}
     converter: Callable[[dict[str, Any]], Samples] | None = None
     for position, record in read_records(path):
@@ -453,7 +450,7 @@ def read_samples(path: PathLike) -> dict[str, Samples]:
                 )
             known.codes.extend(samples.codes)
         except InputError as exc:
-            raise exc.located(path=path, line=position, unit=unit) from None
+            raise exc.located(path=path, line=position) from None
     return grouped
 
 

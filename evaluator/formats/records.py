@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from .errors import InputError, json_error_detail
+from .errors import InputError, json_error_detail, position_unit
 
 __all__ = [
     "read_records",
@@ -67,17 +67,11 @@ def loads_json(data: bytes | str) -> Any:
     return json.loads(data)
 
 
-def _suffixes(path: PathLike) -> list[str]:
-    """Lower-case suffixes without a trailing ``.gz`` (``data.JSONL.gz`` -> ``['.jsonl']``)."""
-    suffixes = [s.lower() for s in Path(path).suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes = suffixes[:-1]
-    return suffixes
-
-
 def _layout(path: PathLike) -> str:
     """``"jsonl"``, ``"json"`` or ``"parquet"`` for ``path``."""
-    suffixes = _suffixes(path)
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes.pop()
     last = suffixes[-1] if suffixes else ""
     if last == ".parquet":
         return "parquet"
@@ -85,12 +79,6 @@ def _layout(path: PathLike) -> str:
         return "json"
     # .jsonl, .ndjson and anything unknown: line-delimited is the common case for datasets.
     return "jsonl"
-
-
-def position_unit(path: PathLike) -> str:
-    """What the positions :func:`read_records` yields for ``path`` count: ``"line"`` or
-    ``"record"``."""
-    return "line" if _layout(path) == "jsonl" else "record"
 
 
 def _open_binary(path: PathLike) -> BinaryIO:

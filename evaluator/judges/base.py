@@ -18,6 +18,7 @@ ELLIPSIS = "…"
 # U+00A0 are part of a token, as on contest judges: ``1\xa02`` is one token, not ``1 2``.
 WHITESPACE = " \t\n\r\x0b\x0c"
 _TOKEN = re.compile(r"[^ \t\n\r\x0b\x0c]+")
+_PY_ONLY_ASCII_SPACES = "\x1c\x1d\x1e\x1f"  # whitespace to str.split(), not to testlib
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,10 @@ ACCEPTED = Comparison(True)
 
 def split_tokens(text: str) -> list[str]:
     """Split ``text`` on runs of :data:`WHITESPACE`; no empty tokens."""
-    # str.split() would also split on U+00A0, U+2003, \x1c..\x1f: not testlib's rule.
+    # str.split() also splits on U+00A0, U+2003, \x1c..\x1f..., which testlib does not; it is
+    # many times faster than the regex, so use it whenever those cannot occur.
+    if text.isascii() and not any(sep in text for sep in _PY_ONLY_ASCII_SPACES):
+        return text.split()
     return _TOKEN.findall(text)
 
 

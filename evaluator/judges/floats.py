@@ -33,9 +33,20 @@ from .base import ACCEPTED, Comparison, count_mismatch, differs, split_tokens
 DEFAULT_ABS_TOL = 1e-6
 DEFAULT_REL_TOL = 1e-6
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_SPECIAL = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+# One pass classifies a token: which group matched says its kind.
+_KIND = re.compile(
+    r"(?P<integer>[+-]?[0-9]+)"
+    r"|(?P<real>[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+    r"|(?P<special>[+-]?(?:nan|inf|infinity))",
+    re.IGNORECASE | re.ASCII,  # ASCII: under Unicode rules "ınf" (dotless i) would match
+)
+
+
+def _kind(token: str) -> str | None:
+    """``integer``, ``real``, ``special`` (NaN/infinity word) or ``None`` for a word."""
+    match = _KIND.fullmatch(token)
+    return match.lastgroup if match else None
+
 
 # Float arithmetic is only trusted when it is clearly away from the bound; closer than this
 # relative margin (many times the rounding error of parsing and subtracting), decide exactly.
@@ -56,6 +67,8 @@ def check(
     messages of ``tokens``.
     """
     validate_tolerances(abs_tol, rel_tol)
+    if output == expected:  # no need to split
+        return ACCEPTED
     got, want = split_tokens(output), split_tokens(expected)
     for index, (g, e) in enumerate(zip(got, want, strict=False)):
         if g == e:  # the common case, and right for every kind of token
@@ -80,17 +93,19 @@ def validate_tolerances(abs_tol: float, rel_tol: float) -> None:
 def _mismatch(got: str, want: str, abs_tol: float, rel_tol: float) -> str | None:
     """``None`` if ``got`` matches ``want`` (known to differ as strings), else a short note
     for the message ("" when the values shown say it all)."""
-    if _SPECIAL.fullmatch(want):
-        if not _SPECIAL.fullmatch(got):
+    want_kind, got_kind = _kind(want), _kind(got)
+    if want_kind == "special":
+        if got_kind != "special":
             return ""
         w, g = float(want), float(got)
         return None if (math.isnan(w) and math.isnan(g)) or w == g else ""
-    if _INTEGER.fullmatch(want):
-        return "integer tokens must match exactly" if _DECIMAL.fullmatch(got) else ""
-    if not _DECIMAL.fullmatch(want):
+    if want_kind == "integer":
+        numeric = got_kind in ("integer", "real")
+        return "integer tokens must match exactly" if numeric else ""
+    if want_kind is None:
         return ""  # a word: exact, already known unequal
-    if not _DECIMAL.fullmatch(got):
-        return ""  # includes NaN/infinity words against a finite expected number
+    if got_kind not in ("integer", "real"):
+        return ""  # a word, or a NaN/infinity word against a finite expected number
     w, g = float(want), float(got)
     if math.isinf(w) or math.isinf(g):  # a literal beyond a double: only exact arithmetic
         return None if _within_exactly(got, want, abs_tol, rel_tol) else ""

@@ -14,7 +14,7 @@ stated tolerance.
 
 from __future__ import annotations
 
-from .base import WHITESPACE, Comparison, compare_sequences
+from .base import ACCEPTED, WHITESPACE, Comparison, compare_sequences
 
 
 def normalise(text: str) -> list[str]:
@@ -31,4 +31,6 @@ def check(output: str, expected: str) -> Comparison:
     Messages: ``line 3: expected '5', got '4'``, ``output ended after 2 lines, expected 3``,
     ``output has 4 lines, expected 3; extra line 4: '7'``.
     """
+    if output == expected:  # no need to split
+        return ACCEPTED
     return compare_sequences("line", normalise(output), normalise(expected))

@@ -39,6 +39,10 @@ _SEQUENCES = (list, tuple)
 _NUMBERS = (int, float)
 _PLAIN = (type(None), bool, int, float, str, list, tuple, dict)
 _BIG_INT_BITS = 1000  # larger ints are shown by size: str() is slow and capped at 4300 digits
+# Types are matched by identity (their ids), never with ==: a metaclass could override that.
+_PLAIN_IDS = frozenset(map(id, _PLAIN))
+_FLAT_IDS = frozenset(map(id, (int, str, type(None))))  # no cross-type equality among them
+_BOOL_IDS = frozenset({id(bool)})
 _MAX_PATH = 80  # characters of a path in a message
 
 # Where a value sits: (parent, index or key), None at the top. Linked, so that descending costs
@@ -66,16 +70,19 @@ def compare_values(
     while stack:
         a, e, path = stack.pop()
         ta, te = type(a), type(e)
-        if te not in _PLAIN:
+        if id(te) not in _PLAIN_IDS:
             raise TypeError(f"expected value{_where(path)} has unsupported type {te.__name__}")
-        if ta not in _PLAIN:
+        if id(ta) not in _PLAIN_IDS:
             return _fail(path, f"got a value of unsupported type {ta.__name__}")
+        # From here on both types are built-ins, whose == on type objects is identity.
 
         if te in _SEQUENCES:
             if ta not in _SEQUENCES:
                 return _mismatch(path, a, e)
             if len(a) != len(e):
                 return _fail(path, f"expected {_items(len(e))}, got {len(a)}")
+            if _equal_flat(a, e):
+                continue
             stack.extend((a[i], e[i], (path, i)) for i in reversed(range(len(e))))
         elif te is dict:
             for key in e:
@@ -96,6 +103,21 @@ def compare_values(
         elif not _scalar_equal(a, e, ta, te, abs_tol, rel_tol):
             return _mismatch(path, a, e)
     return ACCEPTED
+
+
+def _equal_flat(a: list | tuple, e: list | tuple) -> bool:
+    """Fast path for long flat sequences: ``True`` if they are equal by the rules.
+
+    Only when both hold the same element types from ``int``, ``str`` and ``None`` (or only
+    ``bool``): then the built-in sequence ``==`` is exactly the rule (no cross-type equality,
+    no tolerance), and runs in C. ``False`` means "walk item by item", not "different".
+    """
+    kinds = {id(type(item)) for item in e}
+    if not (kinds <= _FLAT_IDS or kinds == _BOOL_IDS):
+        return False
+    if {id(type(item)) for item in a} != kinds:
+        return False
+    return list(a) == list(e)
 
 
 def _scalar_equal(a: Any, e: Any, ta: type, te: type, abs_tol: float, rel_tol: float) -> bool:

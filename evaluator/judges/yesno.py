@@ -28,6 +28,8 @@ def check(output: str, expected: str) -> Comparison:
 
     Messages are those of ``tokens``: ``token 1: expected 'NO', got 'YES'``.
     """
+    if output == expected:  # no need to split
+        return ACCEPTED
     got, want = split_tokens(output), split_tokens(expected)
     for index, (g, e) in enumerate(zip(got, want, strict=False)):
         if not _same(g, e):

@@ -53,13 +53,21 @@ class _Worker:
         config = {"tmp_root": self.tmp_root, "profile": profile.to_dict(), "preload": preload}
         try:
             write_frames(self.to_server, json.dumps(config).encode())
+        except OSError:
+            pass  # reported by wait_ready()
+        self.info: dict[str, Any] = {}
+
+    def wait_ready(self) -> _Worker:
+        """Wait for the server's hello (servers start in parallel: spawn all, then wait)."""
+        try:
             ready = read_frame(self.from_server)
         except OSError:
             ready = None
         if ready is None:
             self.close()
             raise WorkerDied("the fork server failed to start (see stderr)")
-        self.info: dict[str, Any] = json.loads(ready)
+        self.info = json.loads(ready)
+        return self
 
     def run(self, job: Job, on_result: OnResult | None, offset: int, results: list[RunResult]) -> None:
         """Run ``job`` and append its results; raises WorkerDied if the server goes away."""
@@ -149,18 +157,20 @@ class SandboxPool:
         self._closed = False
         self.restarts = 0
         self.info: dict[str, Any] = {}
-        first = self._new_worker()  # fail fast, in the caller, if servers cannot start
-        self.info = dict(first.info)
+        # Start every server now, in parallel, and fail fast in the caller if they cannot.
+        starting = [_Worker(self.profile, self._preload, self._stack_mb) for _ in range(self.size)]
+        workers = [worker.wait_ready() for worker in starting]
+        self.info = dict(workers[0].info)
         self._threads = [
-            threading.Thread(target=self._serve, args=(first if i == 0 else None,),
-                             name=f"sandbox-pool-{i}", daemon=True)
-            for i in range(self.size)
+            threading.Thread(target=self._serve, args=(worker,), name=f"sandbox-pool-{i}",
+                             daemon=True)
+            for i, worker in enumerate(workers)
         ]
         for thread in self._threads:
             thread.start()
 
     def _new_worker(self) -> _Worker:
-        return _Worker(self.profile, self._preload, self._stack_mb)
+        return _Worker(self.profile, self._preload, self._stack_mb).wait_ready()
 
     # -- submitting -------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ import select
 import shutil
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -82,6 +83,8 @@ class Server:
         kernel.set_child_subreaper()
         sys.set_int_max_str_digits(0)  # big integers print, as on contest judges (documented)
         sys.setrecursionlimit(10**6)  # the stack is large; the program may lower it
+        # Threads would otherwise reserve RLIMIT_STACK (1 GiB) each, counted by RLIMIT_DATA.
+        threading.stack_size(8 << 20)
         harness.install_audit_hook()
         gc.collect()
         gc.freeze()  # keep the children's GC off the server's pages: fewer copy-on-write faults
@@ -224,6 +227,8 @@ class Server:
                 keep = 5
             os.chdir(run_dir)
             os.environ.update(HOME=run_dir, TMPDIR=run_dir)
+            if "tempfile" in sys.modules:  # its cached default dir is the server's /tmp
+                sys.modules["tempfile"].tempdir = run_dir
             self._set_limits(job["limits"], tests)
             self._confine()
             os.closerange(keep, 1 << 16)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -10,10 +11,17 @@ import pytest
 DATA = Path("/work/shared/data")
 
 
-def write_jsonl(path: Path, records: list[object]) -> Path:
+def _write_jsonl(path: Path, records: list[object]) -> Path:
     """Write ``records`` one JSON document per line."""
     path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
     return path
+
+
+@pytest.fixture
+def write_jsonl() -> Callable[[Path, list[object]], Path]:
+    """``write_jsonl(path, records) -> path``: a JSONL fixture file. A fixture rather than an
+    import, because ``tests/conftest.py`` makes ``import conftest`` ambiguous."""
+    return _write_jsonl
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import write_jsonl
 
 from evaluator.formats import InputError, read_records
 from evaluator.formats.records import position_unit
@@ -152,6 +151,6 @@ def test_missing_file(tmp_path: Path) -> None:
         list(read_records(tmp_path / "nope.jsonl"))
 
 
-def test_write_jsonl_helper_round_trip(tmp_path: Path) -> None:
+def test_write_jsonl_helper_round_trip(tmp_path: Path, write_jsonl) -> None:
     path = write_jsonl(tmp_path / "r.jsonl", RECORDS)
     assert [r for _, r in read_records(path)] == RECORDS

@@ -12,7 +12,6 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import write_jsonl
 
 from evaluator.formats import (
     InputError,
@@ -85,7 +84,9 @@ def test_encode_private_tests_round_trip() -> None:
 
 def test_plain_json_private_tests_and_list_values() -> None:
     plain = problem_from_lcb(lcb_record(private_test_cases=orjson.dumps(STDIN_PRIVATE).decode()))
-    as_lists = problem_from_lcb(lcb_record(public_test_cases=STDIN_PUBLIC, private_test_cases=STDIN_PRIVATE))
+    as_lists = problem_from_lcb(
+        lcb_record(public_test_cases=STDIN_PUBLIC, private_test_cases=STDIN_PRIVATE)
+    )
     assert plain.tests == as_lists.tests == problem_from_lcb(lcb_record()).tests
 
 
@@ -123,7 +124,9 @@ def test_our_optional_fields() -> None:
 
 
 def test_mixed_testtypes() -> None:
-    record = lcb_record(private_test_cases=encode_private_tests(FUNC_TESTS), metadata='{"func_name": "f"}')
+    record = lcb_record(
+        private_test_cases=encode_private_tests(FUNC_TESTS), metadata='{"func_name": "f"}'
+    )
     with pytest.raises(InputError) as info:
         problem_from_lcb(record)
     assert info.value.field == "private_test_cases[0].testtype"
@@ -146,7 +149,9 @@ def test_missing_question_id_is_named() -> None:
 
 
 def test_zero_tests_is_not_an_error_here() -> None:
-    problem = problem_from_lcb({"question_id": "q", "public_test_cases": "[]", "private_test_cases": ""})
+    problem = problem_from_lcb(
+        {"question_id": "q", "public_test_cases": "[]", "private_test_cases": ""}
+    )
     assert problem.tests == [] and problem.harness is Harness.STDIN
 
 
@@ -196,6 +201,9 @@ def test_malicious_pickle_via_builtins_eval(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="refusing to load builtins.exec"):
         problem_from_lcb(lcb_record(private_test_cases=payload))
     assert not marker.exists()
+    # The payload is real: a plain unpickler would have run it.
+    pickle.loads(raw)
+    assert marker.exists()
 
 
 def test_pickle_of_non_string_is_refused() -> None:
@@ -208,18 +216,22 @@ def test_pickle_of_non_string_is_refused() -> None:
 
 
 def test_samples_from_each_kind() -> None:
-    assert samples_from_record({"question_id": "q", "code_list": ["a", "b"]}) == Samples("q", ["a", "b"])
+    assert samples_from_record({"question_id": "q", "code_list": ["a", "b"]}) == Samples(
+        "q", ["a", "b"]
+    )
     assert samples_from_record({"question_id": "q", "output_list": ["```\nx\n```"]}) == Samples(
         "q", ["```\nx\n```"], raw=True
     )
-    assert samples_from_record({"task_id": "HumanEval/0", "completion": "    return 1\n"}) == Samples(
-        "HumanEval/0", ["    return 1\n"], continues_prompt=True
-    )
+    assert samples_from_record(
+        {"task_id": "HumanEval/0", "completion": "    return 1\n"}
+    ) == Samples("HumanEval/0", ["    return 1\n"], continues_prompt=True)
     assert samples_from_record({"task_id": "Mbpp/2", "solution": "def f(): pass"}) == Samples(
         "Mbpp/2", ["def f(): pass"]
     )
     assert samples_from_record({"id": "x", "code": "print(1)"}) == Samples("x", ["print(1)"])
-    assert samples_from_record({"id": "x", "outputs": ["a", "b"]}) == Samples("x", ["a", "b"], raw=True)
+    assert samples_from_record({"id": "x", "outputs": ["a", "b"]}) == Samples(
+        "x", ["a", "b"], raw=True
+    )
     # code_list stored as a JSON string, as some exports do
     assert samples_from_record({"question_id": "q", "code_list": '["a"]'}).codes == ["a"]
 
@@ -227,13 +239,15 @@ def test_samples_from_each_kind() -> None:
 def test_samples_errors() -> None:
     with pytest.raises(InputError, match="not a known samples record"):
         samples_from_record({"foo": 1})
-    with pytest.raises(InputError, match=r"field 'code_list\[1\]': expected a string, got a number"):
+    with pytest.raises(
+        InputError, match=r"field 'code_list\[1\]': expected a string, got a number"
+    ):
         samples_from_record({"question_id": "q", "code_list": ["a", 3]}, path="s.jsonl", line=2)
     with pytest.raises(InputError, match=r"field 'code_list': expected a list of strings"):
         samples_from_record({"question_id": "q", "code_list": "print(1)"})
 
 
-def test_read_samples_groups_in_order(tmp_path: Path) -> None:
+def test_read_samples_groups_in_order(tmp_path: Path, write_jsonl) -> None:
     path = write_jsonl(
         tmp_path / "samples.jsonl",
         [
@@ -248,7 +262,7 @@ def test_read_samples_groups_in_order(tmp_path: Path) -> None:
     assert samples["HumanEval/1"].continues_prompt
 
 
-def test_read_samples_mixed_kinds_in_one_problem(tmp_path: Path) -> None:
+def test_read_samples_mixed_kinds_in_one_problem(tmp_path: Path, write_jsonl) -> None:
     path = write_jsonl(
         tmp_path / "samples.jsonl",
         [{"task_id": "T", "completion": "a"}, {"task_id": "T", "solution": "b"}],
@@ -257,7 +271,7 @@ def test_read_samples_mixed_kinds_in_one_problem(tmp_path: Path) -> None:
         read_samples(path)
 
 
-def test_read_samples_format_detected_from_first_record(tmp_path: Path) -> None:
+def test_read_samples_format_detected_from_first_record(tmp_path: Path, write_jsonl) -> None:
     path = write_jsonl(
         tmp_path / "samples.jsonl",
         [{"question_id": "a", "code_list": ["x"]}, {"task_id": "b", "completion": "y"}],
@@ -270,7 +284,7 @@ def test_read_samples_format_detected_from_first_record(tmp_path: Path) -> None:
 # --- read_problems -----------------------------------------------------------------------------
 
 
-def test_read_problems_lcb_jsonl_round_trip(tmp_path: Path) -> None:
+def test_read_problems_lcb_jsonl_round_trip(tmp_path: Path, write_jsonl) -> None:
     records = [lcb_record(question_id=f"q{i}") for i in range(3)]
     path = write_jsonl(tmp_path / "test.jsonl", records)
     problems = read_problems(path)
@@ -287,21 +301,23 @@ def test_read_problems_parquet(tmp_path: Path) -> None:
     assert problems[0].tests[1] == TestCase("5 6\n", "11\n")
 
 
-def test_read_problems_error_location(tmp_path: Path) -> None:
-    bad = lcb_record(question_id="q2", public_test_cases="[{\"input\": ")
+def test_read_problems_error_location(tmp_path: Path, write_jsonl) -> None:
+    bad = lcb_record(question_id="q2", public_test_cases='[{"input": ')
     path = write_jsonl(tmp_path / "problems.jsonl", [lcb_record(question_id="q1"), bad])
     with pytest.raises(InputError) as info:
         read_problems(path)
     assert str(info.value).startswith(f"{path}:2: field 'public_test_cases': not valid JSON (")
 
 
-def test_read_problems_duplicate_id(tmp_path: Path) -> None:
+def test_read_problems_duplicate_id(tmp_path: Path, write_jsonl) -> None:
     path = write_jsonl(tmp_path / "p.jsonl", [lcb_record(), lcb_record()])
-    with pytest.raises(InputError, match=r"p.jsonl:2: duplicate problem id 'abc000_a' \(first at line 1\)"):
+    with pytest.raises(
+        InputError, match=r"p.jsonl:2: duplicate problem id 'abc000_a' \(first at line 1\)"
+    ):
         read_problems(path)
 
 
-def test_read_problems_unknown_format(tmp_path: Path) -> None:
+def test_read_problems_unknown_format(tmp_path: Path, write_jsonl) -> None:
     path = write_jsonl(tmp_path / "p.jsonl", [{"name": "x"}])
     with pytest.raises(InputError, match=r"p.jsonl:1: not a known problem record"):
         read_problems(path)
@@ -310,7 +326,9 @@ def test_read_problems_unknown_format(tmp_path: Path) -> None:
 def test_read_problems_json_array_location(tmp_path: Path) -> None:
     path = tmp_path / "p.json"
     path.write_bytes(orjson.dumps([lcb_record(), {"question_id": 5, "public_test_cases": "[]"}]))
-    with pytest.raises(InputError, match=r"p.json: record 2: field 'question_id': expected a string"):
+    with pytest.raises(
+        InputError, match=r"p.json: record 2: field 'question_id': expected a string"
+    ):
         read_problems(path)
 
 

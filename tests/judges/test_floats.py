@@ -76,6 +76,10 @@ def test_accepted(output, expected):
         ("1", "1\n2\n3"),
         ("0.5 0.5", "0.5"),
         ("", "0.5"),
+        ("ınf", "inf"),  # dotless i: not an infinity word (and no crash)
+        ("İnf", "inf"),
+        ("nan", "ınf"),
+        ("١٢.٥", "12.5"),  # Arabic-Indic digits are not a number
     ],
 )
 def test_rejected(output, expected):

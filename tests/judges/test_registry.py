@@ -1,6 +1,7 @@
 """The registry, and the grading rules checked across every judge at once."""
 
 import functools
+import random
 
 import pytest
 
@@ -127,3 +128,55 @@ def test_lines_acceptance_implies_token_acceptance(name):
     for output, expected in [("1 \r\n2\t\n\n", "1\n2"), ("a b\n", "a b"), ("", "\n\n")]:
         assert get_judge("lines")(output, expected).ok
         assert get_judge(name)(output, expected).ok
+
+
+def _random_text(rng: random.Random) -> str:
+    pieces = [
+        "1",
+        "2",
+        "-1",
+        "0.5",
+        "0.50",
+        "1e3",
+        "YES",
+        "yes",
+        "No",
+        "abc",
+        "nan",
+        "-inf",
+        "ınf",
+        "١",
+        "[1,",
+        "2]",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\n\n",
+        "\xa0",
+        "\x1c",
+    ]
+    return "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 8)))
+
+
+def test_random_pairs_never_raise_and_judges_nest():
+    # exact => lines => tokens => float and yesno: each judge only forgives more.
+    rng = random.Random(20260)
+    judges = {name: get_judge(name) for name in NAMES}
+    for _ in range(3000):
+        output, expected = _random_text(rng), _random_text(rng)
+        if rng.random() < 0.3:
+            output = expected.replace("\n", " \n") + rng.choice(["", "\n", " ", "\n\n"])
+        verdict = {name: judge(output, expected) for name, judge in judges.items()}
+        for result in verdict.values():
+            assert isinstance(result, Comparison)
+            assert len(result.message) <= 200
+            assert result.ok or result.message
+        pair = (output, expected)
+        if verdict["exact"].ok:
+            assert verdict["lines"].ok, pair
+        if verdict["lines"].ok:
+            assert verdict["tokens"].ok, pair
+        if verdict["tokens"].ok:
+            assert verdict["float"].ok and verdict["yesno"].ok, pair

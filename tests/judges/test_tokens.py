@@ -33,6 +33,8 @@ def test_whitespace_insensitive(output, expected):
         ("1 2", "2 1"),
         ("12", "1 2"),  # tokens do not merge
         ("1\xa02", "1 2"),  # U+00A0 is not a separator (testlib rule)
+        ("1\x1c2", "1 2"),  # nor is \x1c (str.split() would say it is)
+        ("1\u20032", "1 2"),  # nor U+2003
         ("0.333333", "0.3333333"),
         ("5.0", "5"),
         ("", "0"),
@@ -53,3 +55,12 @@ def test_token_differences_rejected(output, expected):
 )
 def test_message(output, expected, message):
     assert check(output, expected).message == message
+
+
+def test_split_tokens():
+    from evaluator.judges.base import split_tokens
+
+    assert split_tokens(" a\tb\r\nc\x0bd\x0ce ") == ["a", "b", "c", "d", "e"]
+    assert split_tokens("a\x1cb c") == ["a\x1cb", "c"]
+    assert split_tokens("é\xa0è ü") == ["é\xa0è", "ü"]
+    assert split_tokens("") == []

@@ -182,3 +182,44 @@ def test_malformed_expected_raises(expected):
 def test_nan_is_not_equal_via_identity_only():
     # Two distinct NaN objects still compare equal under the stated rule.
     assert compare_values(float("nan"), math.nan).ok
+
+
+@pytest.mark.parametrize(
+    ("actual", "expected", "ok"),
+    [
+        ([1, "1", None], [1, "1", None], True),
+        (["1", 1], [1, "1"], False),
+        ([True, False], [True, False], True),
+        ([True, 1], [1, 1], False),
+        ([1, 1], [True, 1], False),
+        ([1.0, 2], [1, 2], True),  # mixed kinds take the item-by-item walk
+        (list(range(10_000)), list(range(10_000)), True),
+        (tuple(range(10_000)), list(range(10_000)), True),
+    ],
+)
+def test_flat_sequences(actual, expected, ok):
+    assert compare_values(actual, expected).ok is ok
+
+
+def test_flat_sequence_difference_is_located():
+    expected = list(range(10_000))
+    actual = expected[:7_000] + [-1] + expected[7_001:]
+    assert compare_values(actual, expected).message == "at [7000]: expected 7000, got -1"
+
+
+def test_metaclass_equality_is_not_trusted():
+    class Meta(type):
+        def __eq__(cls, other):
+            return True
+
+        __hash__ = type.__hash__
+
+    class Evil(metaclass=Meta):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = object.__hash__
+
+    assert not compare_values(Evil(), 1).ok
+    assert not compare_values([Evil(), Evil()], [1, 2]).ok
+    assert not compare_values({"a": Evil()}, {"a": "x"}).ok

@@ -1,0 +1,50 @@
+"""Thousands of runs leave nothing behind: fds, processes, temp dirs, server memory."""
+
+from __future__ import annotations
+
+import glob
+import os
+import tempfile
+
+import psutil
+
+from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
+
+
+def _snapshot(pool: SandboxPool) -> dict[str, object]:
+    me = psutil.Process()
+    servers = me.children()
+    return {
+        "caller_fds": len(os.listdir("/proc/self/fd")),
+        "descendants": len(me.children(recursive=True)),
+        "server_fds": sorted(len(os.listdir(f"/proc/{s.pid}/fd")) for s in servers),
+        "run_dirs": sum(len(os.listdir(d)) for d in glob.glob(os.path.join(tempfile.gettempdir(), "mcsbx-*"))),
+    }
+
+
+def test_thousands_of_runs_leak_nothing():
+    temp_before = set(glob.glob(os.path.join(tempfile.gettempdir(), "mcsbx-*")))
+    fds_before = len(os.listdir("/proc/self/fd"))
+    limits = Limits(cpu_time=0.5, wall_time=1.0, memory_mb=256)
+    with SandboxPool(workers=2) as pool:
+        warm = pool.run(Job(code="print(1)", inputs=[""]))
+        assert warm.runs[0].clean_exit
+        before = _snapshot(pool)
+        jobs = []
+        for i in range(300):
+            isolation = Isolation.TEST if i % 2 else Isolation.SUBMISSION
+            code = "print(int(input()) * 2)" if i % 50 else "import os; os._exit(3)"
+            jobs.append(Job(code=code, inputs=[str(n) for n in range(10)], limits=limits,
+                            isolation=isolation))
+        jobs.append(Job(code="while True: pass", inputs=["", ""], limits=limits))
+        results = list(pool.map(jobs))
+        assert sum(len(r.runs) for r in results) == 3002
+        assert results[1].runs[4].stdout == b"8\n"
+        assert results[50].runs[0].exit_code == 3
+        assert all(r.limit is not None for r in results[-1].runs)
+        after = _snapshot(pool)
+        assert after == before
+        assert pool.restarts == 0
+    assert len(os.listdir("/proc/self/fd")) == fds_before
+    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "mcsbx-*"))) == temp_before
+    assert psutil.Process().children(recursive=True) == []
