@@ -7,4 +7,3 @@ resource limits. Copy one to write your own and pass its path as ``--profile``.
 from pathlib import Path
 
 PROFILE_DIR = Path(__file__).parent
-

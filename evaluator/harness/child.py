@@ -90,8 +90,26 @@ def _build_preamble() -> dict[str, Any]:
         for name in public:
             if not hasattr(builtins, name) and hasattr(module, name):
                 names[name] = getattr(module, name)
-    for module in (bisect, collections, copy, datetime, decimal, fractions, functools, heapq,
-                   itertools, json, math, operator, random, re, statistics, string, sys, typing):
+    for module in (
+        bisect,
+        collections,
+        copy,
+        datetime,
+        decimal,
+        fractions,
+        functools,
+        heapq,
+        itertools,
+        json,
+        math,
+        operator,
+        random,
+        re,
+        statistics,
+        string,
+        sys,
+        typing,
+    ):
         names[module.__name__] = module
     return names
 
@@ -113,10 +131,15 @@ def _fresh_stdio() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
     for fd in (0, 1, 2):
         os.lseek(fd, 0, os.SEEK_SET)
     stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
-    stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False), 1 << 16),
-                              encoding="utf-8")
-    stderr = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
-                              encoding="utf-8", errors="backslashreplace", line_buffering=True)
+    stdout = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False), 1 << 16), encoding="utf-8"
+    )
+    stderr = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+    )
     sys.stdin = sys.__stdin__ = stdin
     sys.stdout = sys.__stdout__ = stdout
     sys.stderr = sys.__stderr__ = stderr
@@ -212,8 +235,12 @@ def _encode_dict(value: dict[Any, Any], out: list[str], active: set[int]) -> Non
 
 
 def run_test(
-    code: str, program: types.CodeType | str, mode: str, func_name: str | None,
-    test_input: str, preamble: bool,
+    code: str,
+    program: types.CodeType | str,
+    mode: str,
+    func_name: str | None,
+    test_input: str,
+    preamble: bool,
 ) -> dict[str, Any]:
     """Run one test in this (already confined) process and describe what happened."""
     report: dict[str, Any] = {"status": "ok"}

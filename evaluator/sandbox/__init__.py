@@ -5,6 +5,17 @@ from evaluator.sandbox.profile import Profile, ProfileError, available_profiles,
 from evaluator.sandbox.records import Isolation, Job, JobResult, LimitHit, Limits, Mode, RunResult
 
 __all__ = [
-    "Isolation", "Job", "JobResult", "LimitHit", "Limits", "Mode", "Profile", "ProfileError",
-    "RunResult", "SandboxPool", "WorkerDied", "available_profiles", "load_profile",
+    "Isolation",
+    "Job",
+    "JobResult",
+    "LimitHit",
+    "Limits",
+    "Mode",
+    "Profile",
+    "ProfileError",
+    "RunResult",
+    "SandboxPool",
+    "WorkerDied",
+    "available_profiles",
+    "load_profile",
 ]

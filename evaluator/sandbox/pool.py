@@ -45,7 +45,10 @@ class _Worker:
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-m", "evaluator.sandbox.server", "--stack-mb", str(stack_mb)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=self.tmp_root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            cwd=self.tmp_root,
             close_fds=True,
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -69,7 +72,9 @@ class _Worker:
         self.info = json.loads(ready)
         return self
 
-    def run(self, job: Job, on_result: OnResult | None, offset: int, results: list[RunResult]) -> None:
+    def run(
+        self, job: Job, on_result: OnResult | None, offset: int, results: list[RunResult]
+    ) -> None:
         """Run ``job`` and append its results; raises WorkerDied if the server goes away."""
         wire = job.to_wire()
         wire["early_exit"] = on_result is not None
@@ -162,8 +167,9 @@ class SandboxPool:
         workers = [worker.wait_ready() for worker in starting]
         self.info = dict(workers[0].info)
         self._threads = [
-            threading.Thread(target=self._serve, args=(worker,), name=f"sandbox-pool-{i}",
-                             daemon=True)
+            threading.Thread(
+                target=self._serve, args=(worker,), name=f"sandbox-pool-{i}", daemon=True
+            )
             for i, worker in enumerate(workers)
         ]
         for thread in self._threads:
@@ -255,6 +261,11 @@ class SandboxPool:
 
 def _rest_of(job: Job, done: int) -> Job:
     return Job(
-        code=job.code, inputs=job.inputs[done:], mode=job.mode, func_name=job.func_name,
-        limits=job.limits, isolation=job.isolation, preamble=job.preamble,
+        code=job.code,
+        inputs=job.inputs[done:],
+        mode=job.mode,
+        func_name=job.func_name,
+        limits=job.limits,
+        isolation=job.isolation,
+        preamble=job.preamble,
     )

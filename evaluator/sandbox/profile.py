@@ -58,7 +58,9 @@ def available_profiles() -> list[str]:
 def load_profile(name_or_path: str | os.PathLike[str] = "default") -> Profile:
     """Load a shipped profile by name (``default``, ``permissive``) or any JSON file by path."""
     text = str(name_or_path)
-    path = Path(text) if (os.sep in text or text.endswith(".json")) else PROFILE_DIR / f"{text}.json"
+    path = (
+        Path(text) if (os.sep in text or text.endswith(".json")) else PROFILE_DIR / f"{text}.json"
+    )
     if not path.is_file():
         raise ProfileError(
             f"sandbox profile {text!r} not found (shipped: {', '.join(available_profiles())})"

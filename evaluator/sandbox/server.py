@@ -34,11 +34,33 @@ from evaluator.harness import child as harness
 from evaluator.sandbox import kernel
 from evaluator.sandbox.wire import read_frame, take_frame, write_frames
 
-PRELOAD = (
-    "array bisect collections copy dataclasses datetime decimal enum fractions functools "
-    "heapq itertools json math numbers operator queue random re statistics string "
-    "threading time typing unittest"
-).split()
+PRELOAD = [
+    "array",
+    "bisect",
+    "collections",
+    "copy",
+    "dataclasses",
+    "datetime",
+    "decimal",
+    "enum",
+    "fractions",
+    "functools",
+    "heapq",
+    "itertools",
+    "json",
+    "math",
+    "numbers",
+    "operator",
+    "queue",
+    "random",
+    "re",
+    "statistics",
+    "string",
+    "threading",
+    "time",
+    "typing",
+    "unittest",
+]
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 _STDERR_KEEP = 16 << 10  # keep the end of stderr, where the traceback is
 _OWN_DIRS = ("evaluator", "trainer_addon", "sandbox_profiles")
@@ -141,9 +163,15 @@ class Server:
         try:
             for index, text in enumerate(inputs):
                 if isinstance(program, str):  # syntax error: no need to run anything
-                    header, out, err = {"status": "compile", "exception": "SyntaxError"}, b"", program.encode()
+                    header, out, err = (
+                        {"status": "compile", "exception": "SyntaxError"},
+                        b"",
+                        program.encode(),
+                    )
                 else:
-                    header, out, err, child = self._run_test(job, program, fds, index, text, child, batch)
+                    header, out, err, child = self._run_test(
+                        job, program, fds, index, text, child, batch
+                    )
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
                 if job.get("early_exit") and read_frame(self.req_fd) != b"1":
                     break
@@ -249,7 +277,8 @@ class Server:
                 if ctrl_r is not None:
                     after = resource.getrusage(resource.RUSAGE_SELF)
                     report["cpu"] = (after.ru_utime + after.ru_stime) - (
-                        before.ru_utime + before.ru_stime)
+                        before.ru_utime + before.ru_stime
+                    )
                     report["maxrss"] = after.ru_maxrss
                 harness.send_report(report)
                 if index is None:
@@ -362,7 +391,10 @@ def _limit_from(header: dict[str, Any], limits: dict[str, Any]) -> str | None:
         return "cpu"
     if sig == signal.SIGXFSZ:
         return "output"
-    if header.get("exception") == "MemoryError" or header["peak_memory_kb"] >= limits["memory_mb"] << 10:
+    if (
+        header.get("exception") == "MemoryError"
+        or header["peak_memory_kb"] >= limits["memory_mb"] << 10
+    ):
         return "memory"
     return None
 
@@ -407,9 +439,28 @@ def _without_landlock(spec: dict[str, Any]) -> dict[str, Any]:
         for syscall, index in (("open", 1), ("openat", 2)):
             arg = {"index": index, "op": "masked_eq", "mask": mask, "value": value}
             rules.append({"action": "errno:EACCES", "syscalls": [syscall], "args": [arg]})
-    rules.append({"action": "errno:EPERM", "syscalls": [
-        "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir",
-        "truncate", "symlink", "symlinkat", "link", "linkat", "chmod", "fchmodat"]})
+    rules.append(
+        {
+            "action": "errno:EPERM",
+            "syscalls": [
+                "unlink",
+                "unlinkat",
+                "rename",
+                "renameat",
+                "renameat2",
+                "mkdir",
+                "mkdirat",
+                "rmdir",
+                "truncate",
+                "symlink",
+                "symlinkat",
+                "link",
+                "linkat",
+                "chmod",
+                "fchmodat",
+            ],
+        }
+    )
     return {**spec, "rules": rules}
 
 
@@ -429,10 +480,23 @@ def _readable_paths() -> list[str]:
     for root in site_dirs:
         paths.update(_entries(root, skip=set()))
     paths.update(
-        p for p in ("/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/local/lib",
-                    "/etc/ld.so.cache", "/etc/localtime", "/usr/share/zoneinfo",
-                    "/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu",
-                    "/dev/urandom", "/dev/random", os.path.realpath(sys.executable))
+        p
+        for p in (
+            "/usr/lib",
+            "/lib",
+            "/lib64",
+            "/usr/lib64",
+            "/usr/local/lib",
+            "/etc/ld.so.cache",
+            "/etc/localtime",
+            "/usr/share/zoneinfo",
+            "/proc/cpuinfo",
+            "/proc/meminfo",
+            "/sys/devices/system/cpu",
+            "/dev/urandom",
+            "/dev/random",
+            os.path.realpath(sys.executable),
+        )
         if os.path.exists(p)
     )
     return sorted(paths)

@@ -64,7 +64,10 @@ def test_sleep_hits_wall_backstop(pool):
 )
 def test_signals_to_other_processes_are_refused(pool, code):
     result = run(pool, code)
-    assert result.status == "exception" and result.exception in ("PermissionError", "ProcessLookupError")
+    assert result.status == "exception" and result.exception in (
+        "PermissionError",
+        "ProcessLookupError",
+    )
 
 
 def test_writes_and_deletes_outside_temp_dir_fail(pool, tmp_path):
@@ -187,7 +190,13 @@ def test_environment_is_clean(pool, monkeypatch):
     result = run(pool, "import os; print(sorted(os.environ))")
     names = eval(result.stdout)  # noqa: S307 - our own program's output
     assert "API_TOKEN" not in names and set(names) <= {
-        "PATH", "LANG", "LC_ALL", "HOME", "TMPDIR", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+        "PATH",
+        "LANG",
+        "LC_ALL",
+        "HOME",
+        "TMPDIR",
+        "OPENBLAS_NUM_THREADS",
+        "OMP_NUM_THREADS",
     }
 
 

@@ -18,7 +18,9 @@ def _snapshot(pool: SandboxPool) -> dict[str, object]:
         "caller_fds": len(os.listdir("/proc/self/fd")),
         "descendants": len(me.children(recursive=True)),
         "server_fds": sorted(len(os.listdir(f"/proc/{s.pid}/fd")) for s in servers),
-        "run_dirs": sum(len(os.listdir(d)) for d in glob.glob(os.path.join(tempfile.gettempdir(), "mcsbx-*"))),
+        "run_dirs": sum(
+            len(os.listdir(d)) for d in glob.glob(os.path.join(tempfile.gettempdir(), "mcsbx-*"))
+        ),
     }
 
 
@@ -34,8 +36,14 @@ def test_thousands_of_runs_leak_nothing():
         for i in range(300):
             isolation = Isolation.TEST if i % 2 else Isolation.SUBMISSION
             code = "print(int(input()) * 2)" if i % 50 else "import os; os._exit(3)"
-            jobs.append(Job(code=code, inputs=[str(n) for n in range(10)], limits=limits,
-                            isolation=isolation))
+            jobs.append(
+                Job(
+                    code=code,
+                    inputs=[str(n) for n in range(10)],
+                    limits=limits,
+                    isolation=isolation,
+                )
+            )
         jobs.append(Job(code="while True: pass", inputs=["", ""], limits=limits))
         results = list(pool.map(jobs))
         assert sum(len(r.runs) for r in results) == 3002
