@@ -1,0 +1,37 @@
+"""MicroCoder-Evaluator: a fast, safe and exact grader for LLM-written programs.
+
+Public API (imported lazily, so ``import evaluator`` stays cheap and never imports torch)::
+
+    from evaluator import Grader, GradeOptions, grade, grade_many, Problem, TestCase, Verdict
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_EXPORTS = {
+    "Grader": "evaluator.runner",
+    "GradeOptions": "evaluator.runner",
+    "GradeResult": "evaluator.runner",
+    "TestResult": "evaluator.runner",
+    "grade": "evaluator.runner",
+    "grade_many": "evaluator.runner",
+    "Problem": "evaluator.problem",
+    "TestCase": "evaluator.problem",
+    "Harness": "evaluator.problem",
+    "Verdict": "evaluator.problem",
+    "SandboxPool": "evaluator.sandbox",
+    "Limits": "evaluator.sandbox",
+    "Isolation": "evaluator.sandbox",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evaluator' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

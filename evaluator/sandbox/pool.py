@@ -129,6 +129,7 @@ def _run_result(fields: dict[str, Any], stdout: bytes, stderr: bytes) -> RunResu
         exception=fields.get("exception"),
         value=fields.get("value"),
         blocked=fields.get("blocked"),
+        checked=bool(fields.get("checked")),
     )
 
 

@@ -101,6 +101,7 @@ class RunResult:
     exception: str | None = None
     value: str | None = None  # CALL: the return value as strict JSON
     blocked: str | None = None  # the operation the sandbox refused, when known
+    checked: bool = False  # ASSERTION: the harness saw check() return
 
     @property
     def signal_name(self) -> str | None:

@@ -1,0 +1,44 @@
+"""Call-based harness (LiveCodeBench ``testtype: "functional"``): ``input`` holds one JSON
+value per line, one per argument; the function (a method of a fresh ``Solution()``, or a
+top-level function) is called inside the sandbox and its return value serialised there by a
+strict encoder. The comparison happens here, by :func:`evaluator.judges.compare_values`:
+the candidate's objects never reach an ``==``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from evaluator.judges import compare_values
+from evaluator.problem import Problem, TestCase, Verdict
+from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
+
+from .outcome import failure
+
+
+def build_job(problem: Problem, code: str, limits: Limits, isolation: Isolation) -> Job:
+    return Job(
+        code=code,
+        inputs=[t.input for t in problem.tests],
+        mode=Mode.CALL,
+        func_name=problem.func_name,
+        limits=limits,
+        isolation=isolation,
+    )
+
+
+def judge(test: TestCase, run: RunResult, tolerance: dict[str, Any]) -> tuple[Verdict, str]:
+    failed = failure(run)
+    if failed is not None:
+        return failed
+    if run.status == "error" or run.value is None:  # e.g. returned a set or a custom object
+        return Verdict.WA, run.exception or "no return value"
+    try:
+        expected = json.loads(test.output)
+    except ValueError as exc:
+        return Verdict.ERROR, f"expected output is not JSON: {exc}"
+    try:
+        comparison = compare_values(json.loads(run.value), expected, **tolerance)
+    except TypeError as exc:
+        return Verdict.ERROR, f"expected output is not plain data: {exc}"
+    return (Verdict.AC, "") if comparison.ok else (Verdict.WA, comparison.message)

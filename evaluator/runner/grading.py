@@ -1,0 +1,277 @@
+"""Grading: a program against a problem, or many in parallel, over the sandbox pool.
+
+The grader keeps the expected outputs; only the program and the test inputs go to the
+sandbox. Every test runs unless early exit is asked for, and then the result says which
+tests were skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluator.harness import assertion, call, stdio
+from evaluator.judges import DEFAULT_JUDGE, Judge, get_judge
+from evaluator.problem import (
+    DEFAULT_MEMORY_LIMIT,
+    DEFAULT_TIME_LIMIT,
+    Harness,
+    Problem,
+    Verdict,
+)
+from evaluator.sandbox import Isolation, JobResult, Limits, RunResult, SandboxPool
+
+_MESSAGE_CAP = 300
+
+
+@dataclass(slots=True)
+class TestResult:
+    """One test's verdict, resources, and for a failure the first difference or the error."""
+
+    __test__ = False  # not a pytest class
+
+    verdict: Verdict
+    cpu_time: float = 0.0
+    wall_time: float = 0.0
+    peak_memory_kb: int = 0
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "verdict": str(self.verdict),
+            "cpu_time": round(self.cpu_time, 4),
+            "wall_time": round(self.wall_time, 4),
+            "peak_memory_kb": self.peak_memory_kb,
+        }
+        if self.message:
+            data["message"] = self.message
+        return data
+
+
+@dataclass(slots=True)
+class GradeResult:
+    """A program's result on a problem. ``verdict`` is the first non-AC verdict in test order
+    (AC when every test passed); a problem with zero tests is an ERROR and never passes."""
+
+    problem_id: str
+    verdict: Verdict
+    tests: list[TestResult] = field(default_factory=list)
+    message: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict is Verdict.AC
+
+    @property
+    def fraction(self) -> float:
+        """Share of tests passed (skipped tests count as not passed)."""
+        if not self.tests:
+            return 0.0
+        return sum(t.verdict is Verdict.AC for t in self.tests) / len(self.tests)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "verdict": str(self.verdict),
+            "passed": self.passed,
+            "fraction": round(self.fraction, 6),
+            "tests": [t.to_dict() for t in self.tests],
+        }
+        if self.message:
+            data["message"] = self.message
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class GradeOptions:
+    """Defaults for problems that do not set their own. ``judge`` is the stdin judge used
+    when a problem names none. ``early_exit`` stops at the first failing test."""
+
+    time_limit: float = DEFAULT_TIME_LIMIT
+    memory_limit: int = DEFAULT_MEMORY_LIMIT
+    judge: str = DEFAULT_JUDGE
+    isolation: Isolation = Isolation.TEST
+    early_exit: bool = False
+
+    def limits_for(self, problem: Problem) -> Limits:
+        return Limits(
+            cpu_time=problem.time_limit or self.time_limit,
+            memory_mb=problem.memory_limit or self.memory_limit,
+        )
+
+
+class _Judging:
+    """How one problem's tests are judged; built before running, so a broken judge spec is
+    an ERROR without running anything."""
+
+    def __init__(self, problem: Problem, options: GradeOptions) -> None:
+        self.problem = problem
+        spec = problem.judge if problem.judge is not None else options.judge
+        self.check: Judge | None = None
+        self.tolerance: dict[str, Any] = {}
+        if problem.harness is Harness.STDIN:
+            self.check = _judge_from_spec(spec)
+        elif problem.harness is Harness.FUNCTIONAL and isinstance(problem.judge, dict):
+            self.tolerance = {k: v for k, v in problem.judge.items() if k in ("abs_tol", "rel_tol")}
+
+    def verdict(self, index: int, run: RunResult) -> tuple[Verdict, str]:
+        if self.problem.harness is Harness.ASSERTION:
+            return assertion.judge(run)
+        test = self.problem.tests[index]
+        if self.problem.harness is Harness.FUNCTIONAL:
+            return call.judge(test, run, self.tolerance)
+        assert self.check is not None
+        return stdio.judge(test, run, self.check)
+
+
+def _judge_from_spec(spec: str | dict[str, Any]) -> Judge:
+    if isinstance(spec, str):
+        return get_judge(spec)
+    if isinstance(spec, dict) and isinstance(spec.get("type"), str):
+        options = {k: v for k, v in spec.items() if k != "type"}
+        if spec["type"] in ("python", "program"):
+            raise ValueError(f"special judge type {spec['type']!r} is not supported yet")
+        return get_judge(spec["type"], **options)
+    raise ValueError(f"a judge is a name or {{'type': name, ...options}}, not {spec!r}")
+
+
+_BUILDERS = {
+    Harness.STDIN: stdio.build_job,
+    Harness.FUNCTIONAL: call.build_job,
+    Harness.ASSERTION: assertion.build_job,
+}
+
+
+class Grader:
+    """Grades programs over a :class:`SandboxPool` (its own, or one you pass in).
+
+    >>> from evaluator.problem import Harness, Problem, TestCase
+    >>> problem = Problem("rev", Harness.STDIN, [TestCase("abc\\n", "cba\\n")])
+    >>> with Grader(workers=1) as grader:
+    ...     grader.grade(problem, "print(input()[::-1])").verdict
+    <Verdict.AC: 'AC'>
+    """
+
+    def __init__(
+        self,
+        options: GradeOptions | None = None,
+        *,
+        pool: SandboxPool | None = None,
+        workers: int | None = None,
+        profile: str = "default",
+    ) -> None:
+        self.options = options or GradeOptions()
+        self._own_pool = pool is None
+        self.pool = pool if pool is not None else SandboxPool(workers=workers, profile=profile)
+
+    def submit(self, problem: Problem, code: str | None) -> Future[GradeResult]:
+        """Start grading; ``code`` None means the model gave no code (a WA, not a crash)."""
+        outcome: Future[GradeResult] = Future()
+        early = _early_result(problem, code)
+        if early is not None:
+            outcome.set_result(early)
+            return outcome
+        try:
+            judging = _Judging(problem, self.options)
+        except ValueError as exc:
+            outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=str(exc)))
+            return outcome
+        assert code is not None
+        job = _BUILDERS[problem.harness](
+            problem, code, self.options.limits_for(problem), self.options.isolation
+        )
+        verdicts: dict[int, tuple[Verdict, str]] = {}
+        on_result = _stop_at_failure(judging, verdicts) if self.options.early_exit else None
+        running = self.pool.submit(job, on_result)
+
+        def finish(done: Future[JobResult]) -> None:
+            try:
+                outcome.set_result(_collect(problem, judging, done.result(), verdicts))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                outcome.set_exception(exc)
+
+        running.add_done_callback(finish)
+        return outcome
+
+    def grade(self, problem: Problem, code: str | None) -> GradeResult:
+        return self.submit(problem, code).result()
+
+    def grade_many(
+        self,
+        items: Iterable[tuple[Problem, str | None]],
+        progress: Callable[[GradeResult], None] | None = None,
+    ) -> list[GradeResult]:
+        """Grade in parallel; results come back in input order. ``progress`` is called as each
+        result completes (from a pool thread)."""
+        futures = [self.submit(problem, code) for problem, code in items]
+        if progress is not None:
+            for future in futures:
+                future.add_done_callback(lambda f: progress(f.result()))
+        return [future.result() for future in futures]
+
+    def close(self) -> None:
+        if self._own_pool:
+            self.pool.close()
+
+    def __enter__(self) -> Grader:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _early_result(problem: Problem, code: str | None) -> GradeResult | None:
+    if not problem.tests:
+        return GradeResult(problem.id, Verdict.ERROR, message="the problem has no tests")
+    if problem.harness is Harness.FUNCTIONAL and not problem.func_name:
+        return GradeResult(
+            problem.id, Verdict.ERROR, message="functional problem without func_name"
+        )
+    if code is None or not code.strip():
+        tests = [TestResult(Verdict.WA, message="no code") for _ in problem.tests]
+        return GradeResult(problem.id, Verdict.WA, tests, message="no code in the answer")
+    return None
+
+
+def _stop_at_failure(judging: _Judging, verdicts: dict[int, tuple[Verdict, str]]):
+    def on_result(index: int, run: RunResult) -> bool:
+        verdicts[index] = judging.verdict(index, run)
+        return verdicts[index][0] is Verdict.AC
+
+    return on_result
+
+
+def _collect(
+    problem: Problem, judging: _Judging, job: JobResult, verdicts: dict[int, tuple[Verdict, str]]
+) -> GradeResult:
+    tests: list[TestResult] = []
+    for index, run in enumerate(job.runs):
+        verdict, message = verdicts.get(index) or judging.verdict(index, run)
+        tests.append(
+            TestResult(
+                verdict, run.cpu_time, run.wall_time, run.peak_memory_kb, message[:_MESSAGE_CAP]
+            )
+        )
+    expected = 1 if problem.harness is Harness.ASSERTION else len(problem.tests)
+    tests += [TestResult(Verdict.SKIPPED) for _ in range(expected - len(tests))]
+    failed = next((t for t in tests if t.verdict is not Verdict.AC), None)
+    if failed is None:
+        return GradeResult(problem.id, Verdict.AC, tests)
+    return GradeResult(problem.id, failed.verdict, tests, message=failed.message)
+
+
+def grade(problem: Problem, code: str | None, options: GradeOptions | None = None) -> GradeResult:
+    """Grade one program on one problem with a short-lived single-worker pool."""
+    with Grader(options, workers=1) as grader:
+        return grader.grade(problem, code)
+
+
+def grade_many(
+    items: Sequence[tuple[Problem, str | None]],
+    options: GradeOptions | None = None,
+    workers: int | None = None,
+) -> list[GradeResult]:
+    """Grade many (problem, program) pairs in parallel; results in input order."""
+    with Grader(options, workers=workers) as grader:
+        return grader.grade_many(items)
