@@ -86,7 +86,9 @@ def _build_preamble() -> dict[str, Any]:
 
     names: dict[str, Any] = {}
     for module in (typing, collections, heapq, bisect, math, itertools, functools, string):
-        public = getattr(module, "__all__", None) or [n for n in dir(module) if not n[:1] == "_"]
+        public = getattr(module, "__all__", None) or [
+            n for n in dir(module) if not n.startswith("_")
+        ]
         for name in public:
             if not hasattr(builtins, name) and hasattr(module, name):
                 names[name] = getattr(module, name)

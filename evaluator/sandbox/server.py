@@ -15,6 +15,7 @@ stderr bytes) [-> ack ``1``/``0`` when the job asks for early exit] ... -> ``{"d
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import json
 import math
@@ -63,6 +64,7 @@ PRELOAD = [
 ]
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 _STDERR_KEEP = 16 << 10  # keep the end of stderr, where the traceback is
+_HIGH_FD = 200  # server-held fds live above the child's fixed layout
 _OWN_DIRS = ("evaluator", "trainer_addon", "sandbox_profiles")
 
 
@@ -136,7 +138,9 @@ class Server:
         abi = self.info["landlock_abi"]
         if not abi:
             return None
-        ruleset = kernel.landlock_create_ruleset(abi)
+        created = kernel.landlock_create_ruleset(abi)
+        ruleset = fcntl.fcntl(created, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD + 100)
+        os.close(created)
         for path in _readable_paths():
             kernel.landlock_allow(ruleset, path, kernel.FS_READ)
         for path in ("/dev/null", "/dev/zero", "/dev/full"):
@@ -247,12 +251,13 @@ class Server:
             kernel.set_parent_death_signal(signal.SIGKILL)
             for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM):
                 signal.signal(sig, signal.SIG_DFL)
-            for target, fd in enumerate((*fds, status_w)):
+            # fds 0-2: stdin/stdout/stderr memfds, 3: reports; submission isolation adds
+            # 4: test indices and 5-7: spare copies of 0-2, restored if a test closes them.
+            layout = [*fds, status_w] + ([ctrl_r, *fds] if ctrl_r is not None else [])
+            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, _HIGH_FD) for fd in layout]  # no clashes
+            for target, fd in enumerate(high):
                 os.dup2(fd, target)
-            keep = 4
-            if ctrl_r is not None:
-                os.dup2(ctrl_r, 4)
-                keep = 5
+            keep = len(layout)
             os.chdir(run_dir)
             os.environ.update(HOME=run_dir, TMPDIR=run_dir)
             if "tempfile" in sys.modules:  # its cached default dir is the server's /tmp
@@ -268,6 +273,8 @@ class Server:
                     if len(raw) < 4:
                         break
                     index = int.from_bytes(raw, "big")
+                    for target in range(3):
+                        os.dup2(5 + target, target)
                 else:
                     index = None
                 text = _read_input() if mode == "call" else ""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import glob
 import os
-import tempfile
 
 import psutil
 
@@ -19,16 +18,16 @@ def _snapshot(pool: SandboxPool) -> dict[str, object]:
         "descendants": len(me.children(recursive=True)),
         "server_fds": sorted(len(os.listdir(f"/proc/{s.pid}/fd")) for s in servers),
         "run_dirs": sum(
-            len(os.listdir(d)) for d in glob.glob(os.path.join(tempfile.gettempdir(), "mcsbx-*"))
+            len(os.listdir(d)) for d in glob.glob(os.path.join(pool.tmp_dir, "mcsbx-*"))
         ),
     }
 
 
-def test_thousands_of_runs_leak_nothing():
-    temp_before = set(glob.glob(os.path.join(tempfile.gettempdir(), "mcsbx-*")))
+def test_thousands_of_runs_leak_nothing(tmp_path):
     fds_before = len(os.listdir("/proc/self/fd"))
+    processes_before = {p.pid for p in psutil.Process().children(recursive=True)}
     limits = Limits(cpu_time=0.5, wall_time=1.0, memory_mb=256)
-    with SandboxPool(workers=2) as pool:
+    with SandboxPool(workers=2, tmp_dir=tmp_path) as pool:
         warm = pool.run(Job(code="print(1)", inputs=[""]))
         assert warm.runs[0].clean_exit
         before = _snapshot(pool)
@@ -54,5 +53,5 @@ def test_thousands_of_runs_leak_nothing():
         assert after == before
         assert pool.restarts == 0
     assert len(os.listdir("/proc/self/fd")) == fds_before
-    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "mcsbx-*"))) == temp_before
-    assert psutil.Process().children(recursive=True) == []
+    assert list(tmp_path.iterdir()) == []  # every worker's temp dir is gone
+    assert {p.pid for p in psutil.Process().children(recursive=True)} == processes_before

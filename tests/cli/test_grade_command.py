@@ -1,0 +1,135 @@
+"""`mcevaluate grade` end to end: real files, real sandbox, through click and as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from evaluator.cli import main
+
+
+def _tests(*pairs: tuple[str, str]) -> str:
+    return json.dumps([{"input": i, "output": o, "testtype": "stdin"} for i, o in pairs])
+
+
+def _problem(qid: str, **extra) -> dict:
+    record = {
+        "question_id": qid,
+        "public_test_cases": _tests(("1 2\n", "3\n")),
+        "private_test_cases": _tests(("5 5\n", "10\n"), ("0 0\n", "0\n")),
+        "metadata": "{}",
+        "platform": "atcoder",
+        "difficulty": "easy",
+    }
+    record.update(extra)
+    return record
+
+
+@pytest.fixture
+def files(tmp_path):
+    problems = tmp_path / "problems.jsonl"
+    problems.write_text("\n".join(json.dumps(_problem(q)) for q in ("a", "b")) + "\n")
+    samples = tmp_path / "samples.jsonl"
+    rows = [
+        {"question_id": "a", "code_list": ["print(sum(map(int, input().split())))", "print(3)"]},
+        {
+            "question_id": "b",
+            "code_list": [
+                "import sys\nprint(sum(map(int, sys.stdin.read().split())))",
+                "raise SystemExit(1)",
+            ],
+        },
+    ]
+    samples.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return tmp_path, problems, samples
+
+
+def test_grade_writes_lcb_results(files):
+    tmp_path, problems, samples = files
+    out = tmp_path / "results.json"
+    result = CliRunner().invoke(
+        main,
+        [
+            "grade",
+            "--problems",
+            str(problems),
+            "--samples",
+            str(samples),
+            "-o",
+            str(out),
+            "--quiet",
+            "--workers",
+            "2",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(out.read_text())
+    assert [r["question_id"] for r in rows] == ["a", "b"]
+    assert rows[0]["graded_list"] == [True, False] and rows[0]["pass@1"] == 0.5
+    assert rows[1]["details"][1]["verdict"] == "RE"
+    assert [t["verdict"] for t in rows[0]["details"][1]["tests"]] == ["AC", "WA", "WA"]
+    assert "50.0%" in result.output and "AC 2" in result.output
+
+
+def test_grade_json_summary_as_subprocess(files):
+    _, problems, samples = files
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "evaluator.cli",
+            "grade",
+            "--problems",
+            str(problems),
+            "--samples",
+            str(samples),
+            "--json",
+            "--k",
+            "1,2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["pass@1"] == 50.0 and summary["pass@2"] == 100.0
+    assert summary["verdicts"] == {"AC": 2, "WA": 1, "RE": 1}
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (
+            '{"question_id": "a", "public_test_cases": "[{bad"}\n',
+            "problems.jsonl:1: field 'public_test_cases'",
+        ),
+        (json.dumps(_problem("a")) + "\n{not json\n", "problems.jsonl:2"),
+        (json.dumps({"public_test_cases": "[]"}) + "\n", "question_id"),
+    ],
+    ids=["bad-field", "bad-line", "missing-field"],
+)
+def test_bad_input_names_file_line_and_field(files, content, expected):
+    _, problems, samples = files
+    problems.write_text(content)
+    result = CliRunner().invoke(
+        main, ["grade", "--problems", str(problems), "--samples", str(samples)]
+    )
+    assert result.exit_code != 0
+    assert expected in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_sample_ids_are_reported(files):
+    _, problems, samples = files
+    with samples.open("a") as handle:
+        handle.write(json.dumps({"question_id": "zzz", "code_list": ["print(1)"]}) + "\n")
+    result = CliRunner().invoke(
+        main, ["grade", "--problems", str(problems), "--samples", str(samples), "-q"]
+    )
+    assert result.exit_code == 0
+    assert "unknown problem" in result.output and "'zzz'" in result.output
