@@ -63,6 +63,18 @@ def install_audit_hook() -> None:
     sys.addaudithook(_audit)
 
 
+def _install_site_builtins() -> None:
+    """``exit()`` and ``quit()`` come from ``site``, which the lean fork server skips (-S)."""
+    import _sitebuiltins
+
+    for name in ("exit", "quit"):
+        if not hasattr(builtins, name):
+            setattr(builtins, name, _sitebuiltins.Quitter(name, "Ctrl-D (i.e. EOF)"))
+
+
+_install_site_builtins()
+
+
 def _build_preamble() -> dict[str, Any]:
     """Names LeetCode's environment gives a Python solution without an import (``List``,
     ``Optional``, ``deque``, ``heappush``, ``lru_cache``, ``inf``, the modules themselves...).
@@ -117,6 +129,9 @@ def _build_preamble() -> dict[str, Any]:
 
 
 PREAMBLE = _build_preamble()
+# The preamble lives in a builtins namespace built once, not copied into every test's globals
+# (copying touches ~90 pages per fork). The program's own definitions still win.
+PREAMBLE_BUILTINS = {**builtins.__dict__, **PREAMBLE}
 
 
 def compile_program(code: str) -> types.CodeType | str:
@@ -151,10 +166,7 @@ def _fresh_stdio() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
 def _fresh_main(code: str, preamble: bool) -> types.ModuleType:
     module = types.ModuleType("__main__")
     module.__file__ = SOURCE_NAME
-    module.__builtins__ = builtins
-    if preamble:
-        module.__dict__.update(PREAMBLE)
-        module.__dict__["__name__"] = "__main__"
+    module.__builtins__ = PREAMBLE_BUILTINS if preamble else builtins
     sys.modules["__main__"] = module
     sys.argv = [SOURCE_NAME]
     linecache.cache[SOURCE_NAME] = (len(code), None, code.splitlines(True), SOURCE_NAME)
@@ -307,10 +319,28 @@ def _system_exit(exc: SystemExit, stderr: Any) -> dict[str, Any]:
     return {"status": "exit", "exit_code": 1}
 
 
+def _unarmed(report: dict[str, Any]) -> None:
+    raise RuntimeError("arm_reports() was not called")
+
+
+_send = _unarmed
+
+
+def arm_reports(key: str) -> None:
+    """Bind the run's report key into the sender (a closure, not a global or a frame local,
+    so a program that walks frames or module globals for it does not find it)."""
+    global _send
+
+    def send(report: dict[str, Any]) -> None:
+        report["key"] = key
+        payload = json.dumps(report, allow_nan=True).encode()
+        data = memoryview(struct.pack(">I", len(payload)) + payload)
+        while data:
+            data = data[os.write(STATUS_FD, data) :]
+
+    _send = send
+
+
 def send_report(report: dict[str, Any]) -> None:
-    payload = json.dumps(report, allow_nan=True).encode()
-    data = struct.pack(">I", len(payload)) + payload
-    view = memoryview(data)
-    while view:
-        written = os.write(STATUS_FD, view)
-        view = view[written:]
+    """Write one test's report on fd 3, signed with the run's key."""
+    _send(report)

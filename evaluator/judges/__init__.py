@@ -13,6 +13,7 @@ rule, with testlib's standard checkers as the reference semantics:
 ========== ===========================================================================
 
 Call-based problems compare decoded return values with :func:`compare_values` instead.
+Special judges (checkers) for problems with many valid answers are in :mod:`.checker`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from . import exact, floats, lenient, lines, tokens, yesno
 from .base import Comparison
+from .checker import ProgramChecker, PythonChecker, build_checker, is_checker_spec
 from .values import compare_values
 
 Judge = Callable[[str, str], Comparison]
@@ -39,7 +41,18 @@ JUDGES: dict[str, Callable[..., Comparison]] = {
 
 DEFAULT_JUDGE = "lines"
 
-__all__ = ["DEFAULT_JUDGE", "JUDGES", "Comparison", "Judge", "compare_values", "get_judge"]
+__all__ = [
+    "DEFAULT_JUDGE",
+    "JUDGES",
+    "Comparison",
+    "Judge",
+    "ProgramChecker",
+    "PythonChecker",
+    "build_checker",
+    "compare_values",
+    "get_judge",
+    "is_checker_spec",
+]
 
 
 def get_judge(name: str, **options: Any) -> Judge:

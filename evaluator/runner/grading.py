@@ -3,17 +3,35 @@
 The grader keeps the expected outputs; only the program and the test inputs go to the
 sandbox. Every test runs unless early exit is asked for, and then the result says which
 tests were skipped.
+
+A stdin problem with a special judge (:mod:`evaluator.judges.checker`) is graded in two
+steps that never block a pool thread on another pool job: the program's job runs as usual;
+when it is done, each test whose run ended cleanly (no TLE/RE/MLE/OLE) is handed to the
+checker (python checkers are queued as jobs of the checker pool and chained by future
+callbacks; program checkers run in the thread that finished the program's job), and the
+result is set when the last checker answers. With early exit, the run stops at the first
+test that failed to run cleanly; checker verdicts come after the run, so tests after a
+checker's wrong answer have still run and are judged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
 from evaluator.harness import assertion, call, stdio
+from evaluator.harness.outcome import failure
 from evaluator.judges import DEFAULT_JUDGE, Judge, get_judge
+from evaluator.judges.checker import (
+    Outcome,
+    ProgramChecker,
+    PythonChecker,
+    build_checker,
+    is_checker_spec,
+)
 from evaluator.problem import (
     DEFAULT_MEMORY_LIMIT,
     DEFAULT_TIME_LIMIT,
@@ -109,13 +127,20 @@ class _Judging:
         self.problem = problem
         spec = problem.judge if problem.judge is not None else options.judge
         self.check: Judge | None = None
+        self.checker: PythonChecker | ProgramChecker | None = None
         self.tolerance: dict[str, Any] = {}
-        if problem.harness is Harness.STDIN:
+        if problem.harness is Harness.STDIN and is_checker_spec(spec):
+            assert isinstance(spec, dict)
+            self.checker = build_checker(spec)
+        elif problem.harness is Harness.STDIN:
             self.check = _judge_from_spec(spec)
         elif problem.harness is Harness.FUNCTIONAL and isinstance(problem.judge, dict):
             self.tolerance = {k: v for k, v in problem.judge.items() if k in ("abs_tol", "rel_tol")}
 
-    def verdict(self, index: int, run: RunResult) -> tuple[Verdict, str]:
+    def verdict(self, index: int, run: RunResult) -> Outcome | None:
+        """The test's verdict; None when the run ended cleanly and the checker decides."""
+        if self.checker is not None:
+            return failure(run)
         if self.problem.harness is Harness.ASSERTION:
             return assertion.judge(run)
         test = self.problem.tests[index]
@@ -124,14 +149,18 @@ class _Judging:
         assert self.check is not None
         return stdio.judge(test, run, self.check)
 
+    def ask_checker(self, pool: SandboxPool, index: int, run: RunResult) -> Future[Outcome]:
+        """The checker's verdict on a cleanly ended run (a future; never blocks on the pool)."""
+        assert self.checker is not None
+        test = self.problem.tests[index]
+        return self.checker.submit(pool, test.input, run.stdout, test.output)
+
 
 def _judge_from_spec(spec: str | dict[str, Any]) -> Judge:
     if isinstance(spec, str):
         return get_judge(spec)
     if isinstance(spec, dict) and isinstance(spec.get("type"), str):
         options = {k: v for k, v in spec.items() if k != "type"}
-        if spec["type"] in ("python", "program"):
-            raise ValueError(f"special judge type {spec['type']!r} is not supported yet")
         return get_judge(spec["type"], **options)
     raise ValueError(f"a judge is a name or {{'type': name, ...options}}, not {spec!r}")
 
@@ -160,10 +189,14 @@ class Grader:
         pool: SandboxPool | None = None,
         workers: int | None = None,
         profile: str = "default",
+        checker_pool: SandboxPool | None = None,
     ) -> None:
         self.options = options or GradeOptions()
         self._own_pool = pool is None
         self.pool = pool if pool is not None else SandboxPool(workers=workers, profile=profile)
+        # Python checkers run here; a separate pool keeps expected outputs out of the fork
+        # servers that run candidates (default: the same pool, see evaluator.judges.checker).
+        self.checker_pool = checker_pool if checker_pool is not None else self.pool
 
     def submit(self, problem: Problem, code: str | None) -> Future[GradeResult]:
         """Start grading; ``code`` None means the model gave no code (a WA, not a crash)."""
@@ -181,15 +214,25 @@ class Grader:
         job = _BUILDERS[problem.harness](
             problem, code, self.options.limits_for(problem), self.options.isolation
         )
-        verdicts: dict[int, tuple[Verdict, str]] = {}
+        verdicts: dict[int, Outcome] = {}
         on_result = _stop_at_failure(judging, verdicts) if self.options.early_exit else None
         running = self.pool.submit(job, on_result)
 
         def finish(done: Future[JobResult]) -> None:
             try:
-                outcome.set_result(_collect(problem, judging, done.result(), verdicts))
+                result = done.result()
+                checks: dict[int, Future[Outcome]] = {}
+                for index, run in enumerate(result.runs):
+                    if index not in verdicts:
+                        verdict = judging.verdict(index, run)
+                        if verdict is None:
+                            checks[index] = judging.ask_checker(self.checker_pool, index, run)
+                        else:
+                            verdicts[index] = verdict
             except BaseException as exc:  # noqa: BLE001 - handed to the caller
                 outcome.set_exception(exc)
+                return
+            _when_all(checks, verdicts, lambda: _collect(problem, result, verdicts), outcome)
 
         running.add_done_callback(finish)
         return outcome
@@ -234,20 +277,58 @@ def _early_result(problem: Problem, code: str | None) -> GradeResult | None:
     return None
 
 
-def _stop_at_failure(judging: _Judging, verdicts: dict[int, tuple[Verdict, str]]):
+def _stop_at_failure(judging: _Judging, verdicts: dict[int, Outcome]):
     def on_result(index: int, run: RunResult) -> bool:
-        verdicts[index] = judging.verdict(index, run)
-        return verdicts[index][0] is Verdict.AC
+        verdict = judging.verdict(index, run)
+        if verdict is None:  # the checker decides after the run: go on
+            return True
+        verdicts[index] = verdict
+        return verdict[0] is Verdict.AC
 
     return on_result
 
 
-def _collect(
-    problem: Problem, judging: _Judging, job: JobResult, verdicts: dict[int, tuple[Verdict, str]]
-) -> GradeResult:
+def _when_all(
+    checks: Mapping[int, Future[Outcome]],
+    verdicts: dict[int, Outcome],
+    collect: Callable[[], GradeResult],
+    outcome: Future[GradeResult],
+) -> None:
+    """Store each checker's verdict as it arrives; when the last one has, set ``outcome`` to
+    ``collect()``. Only callbacks: no thread ever waits here."""
+    remaining = [len(checks)]
+    lock = threading.Lock()
+
+    def settle() -> None:
+        try:
+            outcome.set_result(collect())
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            outcome.set_exception(exc)
+
+    def arrived(index: int, future: Future[Outcome]) -> None:
+        try:
+            verdict = future.result()
+        except BaseException as exc:  # noqa: BLE001 - the checker's failure, not the program's
+            verdict = (Verdict.ERROR, f"checker: {exc}")
+        with lock:
+            verdicts[index] = verdict
+            remaining[0] -= 1
+            last = remaining[0] == 0
+        if last:
+            settle()
+
+    if not checks:
+        settle()
+        return
+    for index, future in checks.items():
+        future.add_done_callback(lambda done, index=index: arrived(index, done))
+
+
+def _collect(problem: Problem, job: JobResult, verdicts: dict[int, Outcome]) -> GradeResult:
+    """The result once every run has its verdict in ``verdicts``."""
     tests: list[TestResult] = []
     for index, run in enumerate(job.runs):
-        verdict, message = verdicts.get(index) or judging.verdict(index, run)
+        verdict, message = verdicts[index]
         tests.append(
             TestResult(
                 verdict, run.cpu_time, run.wall_time, run.peak_memory_kb, message[:_MESSAGE_CAP]

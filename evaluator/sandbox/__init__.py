@@ -1,21 +1,34 @@
-"""How a program runs: fork servers, confinement (seccomp, Landlock, rlimits), the pool."""
+"""How a program runs: fork servers, confinement (seccomp, Landlock, rlimits), the pool.
 
-from evaluator.sandbox.pool import SandboxPool, WorkerDied
-from evaluator.sandbox.profile import Profile, ProfileError, available_profiles, load_profile
-from evaluator.sandbox.records import Isolation, Job, JobResult, LimitHit, Limits, Mode, RunResult
+Imported lazily: the fork server imports submodules of this package and must stay lean.
+"""
 
-__all__ = [
-    "Isolation",
-    "Job",
-    "JobResult",
-    "LimitHit",
-    "Limits",
-    "Mode",
-    "Profile",
-    "ProfileError",
-    "RunResult",
-    "SandboxPool",
-    "WorkerDied",
-    "available_profiles",
-    "load_profile",
-]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "SandboxPool": "pool",
+    "WorkerDied": "pool",
+    "Profile": "profile",
+    "ProfileError": "profile",
+    "available_profiles": "profile",
+    "load_profile": "profile",
+    "Isolation": "records",
+    "Job": "records",
+    "JobResult": "records",
+    "LimitHit": "records",
+    "Limits": "records",
+    "Mode": "records",
+    "RunResult": "records",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evaluator.sandbox' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"evaluator.sandbox.{module}"), name)

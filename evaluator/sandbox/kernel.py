@@ -10,7 +10,6 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
-import platform
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -20,7 +19,7 @@ _libc.prctl.restype = ctypes.c_int
 _SYS_LANDLOCK_CREATE_RULESET = 444
 _SYS_LANDLOCK_ADD_RULE = 445
 _SYS_LANDLOCK_RESTRICT_SELF = 446
-_SYS_CAPSET = {"x86_64": 126, "aarch64": 91}.get(platform.machine())
+_SYS_CAPSET = {"x86_64": 126, "aarch64": 91}.get(os.uname().machine)
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22

@@ -32,6 +32,27 @@ OnResult = Callable[[int, RunResult], bool]
 _MAX_RESTARTS = 2  # per job: a job that kills its server this often is reported, not retried
 
 
+# The server runs with -S: no site.py and no .pth hooks, which import ~5 MB of modules that
+# every fork would then pay for. Its sys.path is this package's root plus site-packages.
+_BOOT = (
+    "import sys, os; sys.path[:0] = sys.argv[1].split(os.pathsep); "
+    "from evaluator.sandbox.server import main; main()"
+)
+
+
+def _server_path() -> str:
+    import site
+
+    import evaluator
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(evaluator.__file__)))
+    dirs = [root, *site.getsitepackages()]
+    user = site.getusersitepackages()
+    if site.ENABLE_USER_SITE and os.path.isdir(user):
+        dirs.append(user)
+    return os.pathsep.join(dict.fromkeys(d for d in dirs if os.path.isdir(d)))
+
+
 class WorkerDied(RuntimeError):
     """The fork server went away (killed from outside, or a bug): it will be replaced."""
 
@@ -40,13 +61,13 @@ class _Worker:
     """One fork server process and the pipes to it. Used by a single pool thread."""
 
     def __init__(
-        self, profile: Profile, preload: list[str], stack_mb: int, tmp_dir: str | None
+        self, profile: dict[str, Any], preload: list[str], stack_mb: int, tmp_dir: str | None
     ) -> None:
         self.tmp_root = tempfile.mkdtemp(prefix="mcsbx-", dir=tmp_dir)
         os.chmod(self.tmp_root, 0o700)
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-m", "evaluator.sandbox.server", "--stack-mb", str(stack_mb)],
+            [sys.executable, "-I", "-S", "-c", _BOOT, _server_path(), "--stack-mb", str(stack_mb)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -55,7 +76,7 @@ class _Worker:
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.to_server, self.from_server = self.proc.stdin.fileno(), self.proc.stdout.fileno()
-        config = {"tmp_root": self.tmp_root, "profile": profile.to_dict(), "preload": preload}
+        config = {"tmp_root": self.tmp_root, "profile": profile, "preload": preload}
         try:
             write_frames(self.to_server, json.dumps(config).encode())
         except OSError:
@@ -161,6 +182,7 @@ class SandboxPool:
         self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
         self.size = max(1, workers or os.cpu_count() or 1)
         self._preload, self._stack_mb = list(preload), stack_mb
+        self._server_profile = self.profile.to_dict()  # compiles the seccomp filter, once
         self.tmp_dir = None if tmp_dir is None else os.fspath(tmp_dir)
         self._queue: queue.SimpleQueue[tuple[Job, Future[JobResult], OnResult | None] | None]
         self._queue = queue.SimpleQueue()
@@ -182,7 +204,7 @@ class SandboxPool:
             thread.start()
 
     def _spawn(self) -> _Worker:
-        return _Worker(self.profile, self._preload, self._stack_mb, self.tmp_dir)
+        return _Worker(self._server_profile, self._preload, self._stack_mb, self.tmp_dir)
 
     def _new_worker(self) -> _Worker:
         return self._spawn().wait_ready()

@@ -17,15 +17,19 @@ fails with that errno, so Python raises ``OSError``/``PermissionError``).
 
 from __future__ import annotations
 
+import base64
 import errno as errno_module
 import json
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sandbox_profiles import PROFILE_DIR
+
+_OWN_DIRS = ("evaluator", "trainer_addon", "sandbox_profiles")  # never readable by programs
 
 
 class ProfileError(ValueError):
@@ -42,9 +46,20 @@ class Profile:
     drop_capabilities: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """What a fork server needs: the flags, and the seccomp filter compiled to BPF for
+        this kernel (without Landlock, the filter also forbids opening files for writing)."""
+        from evaluator.sandbox.kernel import landlock_abi
+
+        bpf = None
+        if self.seccomp is not None:
+            spec = self.seccomp
+            if self.landlock and landlock_abi() == 0:
+                spec = _without_landlock(spec)
+            bpf = base64.b64encode(compile_seccomp(spec, where=self.path)).decode()
         return {
             "name": self.name,
-            "seccomp": self.seccomp,
+            "seccomp_bpf": bpf,
+            "readable": readable_paths() if self.landlock else [],
             "landlock": self.landlock,
             "network_namespace": self.network_namespace,
             "drop_capabilities": self.drop_capabilities,
@@ -134,3 +149,90 @@ def compile_seccomp(spec: dict[str, Any], where: str = "profile") -> bytes:
         flt.export_bpf(out)
         out.seek(0)
         return out.read()
+
+
+def _without_landlock(spec: dict[str, Any]) -> dict[str, Any]:
+    """No Landlock on this kernel: seccomp alone cannot tell paths apart, so the program may
+    not open any file for writing (not even in its temp dir) nor delete or rename files."""
+    flags = [(os.O_WRONLY, os.O_WRONLY), (os.O_RDWR, os.O_RDWR), (os.O_CREAT, os.O_CREAT)]
+    rules = list(spec.get("rules", []))
+    for mask, value in flags:
+        for syscall, index in (("open", 1), ("openat", 2)):
+            arg = {"index": index, "op": "masked_eq", "mask": mask, "value": value}
+            rules.append({"action": "errno:EACCES", "syscalls": [syscall], "args": [arg]})
+    rules.append(
+        {
+            "action": "errno:EPERM",
+            "syscalls": [
+                "unlink",
+                "unlinkat",
+                "rename",
+                "renameat",
+                "renameat2",
+                "mkdir",
+                "mkdirat",
+                "rmdir",
+                "truncate",
+                "symlink",
+                "symlinkat",
+                "link",
+                "linkat",
+                "chmod",
+                "fchmodat",
+            ],
+        }
+    )
+    return {**spec, "rules": rules}
+
+
+def readable_paths() -> list[str]:
+    """What a program may read: the interpreter's installation (minus this project's own
+    packages and data), shared libraries, time zones, a few devices and /proc files.
+    Never the caller's files, the problem or results files, or /proc/<other pid>."""
+    import site
+    import sysconfig
+
+    paths: set[str] = set()
+    site_dirs = {os.path.realpath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
+    site_dirs |= {os.path.realpath(sysconfig.get_paths()[k]) for k in ("purelib", "platlib")}
+    stdlib = [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")]
+    for root in {os.path.realpath(p) for p in stdlib}:
+        paths.update(_entries(root, skip=site_dirs | {os.path.join(root, "site-packages")}))
+    for root in site_dirs:
+        paths.update(_entries(root, skip=set()))
+    paths.update(
+        p
+        for p in (
+            "/usr/lib",
+            "/lib",
+            "/lib64",
+            "/usr/lib64",
+            "/usr/local/lib",
+            "/etc/ld.so.cache",
+            "/etc/localtime",
+            "/usr/share/zoneinfo",
+            "/proc/cpuinfo",
+            "/proc/meminfo",
+            "/sys/devices/system/cpu",
+            "/dev/urandom",
+            "/dev/random",
+            os.path.realpath(sys.executable),
+        )
+        if os.path.exists(p)
+    )
+    return sorted(paths)
+
+
+def _entries(root: str, skip: set[str]) -> list[str]:
+    """The entries of ``root`` one by one, so this project's own packages can be left out."""
+    if not os.path.isdir(root):
+        return []
+    found = []
+    for entry in os.scandir(root):
+        name = entry.name
+        if os.path.realpath(entry.path) in skip or name.startswith(_OWN_DIRS):
+            continue
+        if name.startswith(("microcoder-", "__editable__")) and "microcoder" in name:
+            continue
+        found.append(entry.path)
+    return found

@@ -15,20 +15,18 @@ stderr bytes) [-> ack ``1``/``0`` when the job asks for early exit] ... -> ``{"d
 
 from __future__ import annotations
 
+import base64
 import fcntl
 import gc
 import json
 import math
 import os
 import resource
-import secrets
 import select
-import shutil
 import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from evaluator.harness import child as harness
@@ -40,7 +38,6 @@ PRELOAD = [
     "bisect",
     "collections",
     "copy",
-    "dataclasses",
     "datetime",
     "decimal",
     "enum",
@@ -60,12 +57,10 @@ PRELOAD = [
     "threading",
     "time",
     "typing",
-    "unittest",
 ]
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 _STDERR_KEEP = 16 << 10  # keep the end of stderr, where the traceback is
 _HIGH_FD = 200  # server-held fds live above the child's fixed layout
-_OWN_DIRS = ("evaluator", "trainer_addon", "sandbox_profiles")
 
 
 def _ensure_stack(stack_mb: int) -> None:
@@ -80,14 +75,19 @@ def _ensure_stack(stack_mb: int) -> None:
         os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
-@dataclass
 class _Child:
-    pid: int
-    pidfd: int
-    status_r: int
-    ctrl_w: int | None  # submission isolation: where the next test's index is sent
-    run_dir: str
-    nonce: str
+    """A running sandbox child and the server's ends of its pipes. (A plain class: the
+    server avoids ``dataclasses``, which imports ``inspect``: memory every fork pays for.)"""
+
+    __slots__ = ("pid", "pidfd", "status_r", "ctrl_w", "nonce", "poller", "cpu_seen")
+
+    def __init__(self, pid: int, status_r: int, ctrl_w: int | None, nonce: str) -> None:
+        self.pid, self.status_r, self.ctrl_w, self.nonce = pid, status_r, ctrl_w, nonce
+        self.pidfd = os.pidfd_open(pid)
+        self.poller = select.poll()
+        self.poller.register(status_r, select.POLLIN)
+        self.poller.register(self.pidfd, select.POLLIN)
+        self.cpu_seen = 0.0  # the child's own CPU total at its last report (for the watchdog)
 
 
 class Server:
@@ -95,7 +95,8 @@ class Server:
         self.req_fd, self.resp_fd = req_fd, resp_fd
         self.tmp_root: str = config["tmp_root"]
         self.profile: dict[str, Any] = config["profile"]
-        self.runs = 0
+        self.run_dir = os.path.join(self.tmp_root, "run")  # reused, emptied after each child
+        os.mkdir(self.run_dir, 0o700)
         self.info: dict[str, Any] = {"pid": os.getpid(), "profile": self.profile.get("name")}
         self._preload(config.get("preload", []))
         self.bpf = self._seccomp()
@@ -123,16 +124,11 @@ class Server:
                 pass
 
     def _seccomp(self) -> bytes | None:
-        spec = self.profile.get("seccomp")
+        """The filter arrives compiled by the pool (no libseccomp in this lean process)."""
         abi = kernel.landlock_abi() if self.profile.get("landlock") else 0
         self.info["landlock_abi"] = abi
-        if spec is None:
-            return None
-        from evaluator.sandbox.profile import compile_seccomp
-
-        if self.profile.get("landlock") and abi == 0:
-            spec = _without_landlock(spec)
-        return compile_seccomp(spec, where=self.profile.get("name", "profile"))
+        bpf = self.profile.get("seccomp_bpf")
+        return base64.b64decode(bpf) if bpf else None
 
     def _landlock(self) -> int | None:
         abi = self.info["landlock_abi"]
@@ -141,7 +137,7 @@ class Server:
         created = kernel.landlock_create_ruleset(abi)
         ruleset = fcntl.fcntl(created, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD + 100)
         os.close(created)
-        for path in _readable_paths():
+        for path in self.profile.get("readable", []):
             kernel.landlock_allow(ruleset, path, kernel.FS_READ)
         for path in ("/dev/null", "/dev/zero", "/dev/full"):
             if os.path.exists(path):
@@ -156,7 +152,7 @@ class Server:
         while (frame := read_frame(self.req_fd)) is not None:
             self.run_job(json.loads(frame))
             self._reap_orphans()
-        shutil.rmtree(self.tmp_root, ignore_errors=True)
+        _remove_tree(self.tmp_root)
 
     def run_job(self, job: dict[str, Any]) -> None:
         program = harness.compile_program(job["code"])
@@ -198,21 +194,23 @@ class Server:
             remaining = len(job["inputs"]) - index if batch else 1
             child = self._spawn(job, program, fds, remaining, batch)
         start_wall = time.monotonic()
-        start_cpu = _proc_cpu(child.pid) if batch else 0.0
+        start_cpu = child.cpu_seen
         if batch:
-            _clear_dir(child.run_dir)
+            _clear_dir(self.run_dir)
             os.write(child.ctrl_w, index.to_bytes(4, "big"))
         report, limit = self._await_report(child, limits, start_wall, start_cpu)
         wall = time.monotonic() - start_wall
         header: dict[str, Any]
         if report is not None and batch:
             header = dict(report)
+            child.cpu_seen = header.pop("cpu_total", child.cpu_seen)
             header["cpu_time"] = header.pop("cpu", 0.0)
             header["peak_memory_kb"] = header.pop("maxrss", 0)
         else:  # the child is gone (strict mode, or it died mid-test): ask the kernel
             status, usage = self._finish(child, kill=True)
             header = dict(report) if report is not None else {"status": "lost"}
-            header.pop("cpu", None), header.pop("maxrss", None)
+            for internal in ("cpu", "cpu_total", "maxrss"):
+                header.pop(internal, None)
             header["cpu_time"] = usage.ru_utime + usage.ru_stime - start_cpu
             header["peak_memory_kb"] = usage.ru_maxrss
             if os.WIFSIGNALED(status) and report is None:
@@ -230,21 +228,19 @@ class Server:
         return header, out, err[-_STDERR_KEEP:], child
 
     def _spawn(self, job, program, fds, tests: int, batch: bool) -> _Child:
-        self.runs += 1
-        run_dir = os.path.join(self.tmp_root, f"run{self.runs}")
-        os.mkdir(run_dir, 0o700)
         status_r, status_w = os.pipe2(os.O_CLOEXEC)
         ctrl_r, ctrl_w = os.pipe2(os.O_CLOEXEC) if batch else (None, None)
-        nonce = secrets.token_hex(8)
+        # The report key travels in a list the child empties: no frame keeps it in a local.
+        key = [os.urandom(16).hex()]
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child, reported through fd 3
-            self._child(job, program, fds, status_w, ctrl_r, run_dir, tests, nonce)
+            self._child(job, program, fds, status_w, ctrl_r, tests, key)
         os.close(status_w)
         if ctrl_r is not None:
             os.close(ctrl_r)
-        return _Child(pid, os.pidfd_open(pid), status_r, ctrl_w, run_dir, nonce)
+        return _Child(pid, status_r, ctrl_w, key[0])
 
-    def _child(self, job, program, fds, status_w, ctrl_r, run_dir, tests, nonce) -> None:
+    def _child(self, job, program, fds, status_w, ctrl_r, tests, key) -> None:
         code = 70
         try:
             os.setsid()  # own process group: the server kills the whole group
@@ -258,11 +254,13 @@ class Server:
             for target, fd in enumerate(high):
                 os.dup2(fd, target)
             keep = len(layout)
+            run_dir = self.run_dir
             os.chdir(run_dir)
             os.environ.update(HOME=run_dir, TMPDIR=run_dir)
             if "tempfile" in sys.modules:  # its cached default dir is the server's /tmp
                 sys.modules["tempfile"].tempdir = run_dir
             self._set_limits(job["limits"], tests)
+            harness.arm_reports(key.pop())
             self._confine()
             os.closerange(keep, 1 << 16)
             code = 0
@@ -280,12 +278,10 @@ class Server:
                 text = _read_input() if mode == "call" else ""
                 before = resource.getrusage(resource.RUSAGE_SELF)
                 report = harness.run_test(job["code"], program, mode, func, text, pre)
-                report["nonce"] = nonce
                 if ctrl_r is not None:
                     after = resource.getrusage(resource.RUSAGE_SELF)
-                    report["cpu"] = (after.ru_utime + after.ru_stime) - (
-                        before.ru_utime + before.ru_stime
-                    )
+                    report["cpu_total"] = after.ru_utime + after.ru_stime
+                    report["cpu"] = report["cpu_total"] - (before.ru_utime + before.ru_stime)
                     report["maxrss"] = after.ru_maxrss
                 harness.send_report(report)
                 if index is None:
@@ -326,9 +322,7 @@ class Server:
         cpu_limit = limits["cpu_time"]
         wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
         tick = min(0.1, max(0.01, cpu_limit / 10))
-        poller = select.poll()
-        poller.register(child.status_r, select.POLLIN)
-        poller.register(child.pidfd, select.POLLIN)
+        poller = child.poller
         buffer = bytearray()
         exited = False
         while True:
@@ -359,7 +353,7 @@ class Server:
     @staticmethod
     def _check_report(frame: bytes, child: _Child) -> dict[str, Any]:
         report = json.loads(frame)
-        if report.pop("nonce", None) != child.nonce:  # written by the program, not the harness
+        if report.pop("key", None) != child.nonce:  # written by the program, not the harness
             return {"status": "forged"}
         return report
 
@@ -377,7 +371,7 @@ class Server:
         for fd in (child.pidfd, child.status_r, child.ctrl_w):
             if fd is not None:
                 os.close(fd)
-        shutil.rmtree(child.run_dir, ignore_errors=True)
+        _clear_dir(self.run_dir)
         return status, usage
 
     @staticmethod
@@ -427,101 +421,28 @@ def _read_input() -> str:
 
 
 def _clear_dir(path: str) -> None:
-    for entry in os.scandir(path):
-        if entry.is_dir(follow_symlinks=False):
-            shutil.rmtree(entry.path, ignore_errors=True)
-        else:
-            try:
+    """Remove what is inside ``path`` (not following symlinks); errors are ignored."""
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                _remove_tree(entry.path)
+            else:
                 os.unlink(entry.path)
-            except OSError:
-                pass
+        except OSError:
+            pass
 
 
-def _without_landlock(spec: dict[str, Any]) -> dict[str, Any]:
-    """No Landlock on this kernel: seccomp alone cannot tell paths apart, so the program may
-    not open any file for writing (not even in its temp dir) nor delete or rename files."""
-    flags = [(os.O_WRONLY, os.O_WRONLY), (os.O_RDWR, os.O_RDWR), (os.O_CREAT, os.O_CREAT)]
-    rules = list(spec.get("rules", []))
-    for mask, value in flags:
-        for syscall, index in (("open", 1), ("openat", 2)):
-            arg = {"index": index, "op": "masked_eq", "mask": mask, "value": value}
-            rules.append({"action": "errno:EACCES", "syscalls": [syscall], "args": [arg]})
-    rules.append(
-        {
-            "action": "errno:EPERM",
-            "syscalls": [
-                "unlink",
-                "unlinkat",
-                "rename",
-                "renameat",
-                "renameat2",
-                "mkdir",
-                "mkdirat",
-                "rmdir",
-                "truncate",
-                "symlink",
-                "symlinkat",
-                "link",
-                "linkat",
-                "chmod",
-                "fchmodat",
-            ],
-        }
-    )
-    return {**spec, "rules": rules}
-
-
-def _readable_paths() -> list[str]:
-    """What a program may read: the interpreter's installation (minus this project's own
-    packages and data), shared libraries, time zones, a few devices and /proc files.
-    Never the caller's files, the problem or results files, or /proc/<other pid>."""
-    import site
-    import sysconfig
-
-    paths: set[str] = set()
-    site_dirs = {os.path.realpath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
-    site_dirs |= {os.path.realpath(sysconfig.get_paths()[k]) for k in ("purelib", "platlib")}
-    stdlib = [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")]
-    for root in {os.path.realpath(p) for p in stdlib}:
-        paths.update(_entries(root, skip=site_dirs | {os.path.join(root, "site-packages")}))
-    for root in site_dirs:
-        paths.update(_entries(root, skip=set()))
-    paths.update(
-        p
-        for p in (
-            "/usr/lib",
-            "/lib",
-            "/lib64",
-            "/usr/lib64",
-            "/usr/local/lib",
-            "/etc/ld.so.cache",
-            "/etc/localtime",
-            "/usr/share/zoneinfo",
-            "/proc/cpuinfo",
-            "/proc/meminfo",
-            "/sys/devices/system/cpu",
-            "/dev/urandom",
-            "/dev/random",
-            os.path.realpath(sys.executable),
-        )
-        if os.path.exists(p)
-    )
-    return sorted(paths)
-
-
-def _entries(root: str, skip: set[str]) -> list[str]:
-    """The entries of ``root`` one by one, so this project's own packages can be left out."""
-    if not os.path.isdir(root):
-        return []
-    found = []
-    for entry in os.scandir(root):
-        name = entry.name
-        if os.path.realpath(entry.path) in skip or name.startswith(_OWN_DIRS):
-            continue
-        if name.startswith(("microcoder-", "__editable__")) and "microcoder" in name:
-            continue
-        found.append(entry.path)
-    return found
+def _remove_tree(path: str) -> None:
+    """``shutil.rmtree`` without importing shutil (and its compression modules)."""
+    _clear_dir(path)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 def main() -> None:

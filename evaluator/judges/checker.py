@@ -1,0 +1,287 @@
+"""Special judges (checkers) for problems with many valid answers.
+
+A stdin problem's ``judge`` may be a checker spec instead of a judge name:
+
+``{"type": "python", "code": "def check(input, output, expected): ..."}``
+    ``check`` gets the test input, the program's stdout (decoded as UTF-8, undecodable bytes
+    as surrogate escapes) and the expected output, all ``str``. It returns ``True``
+    (accepted), ``False`` (wrong answer), or a pair ``(bool, message)``. It runs in the
+    sandbox pool as a separate :attr:`~evaluator.sandbox.Mode.CALL` job, never in the
+    grader's process: its one test input is three JSON lines (input, output, expected) and
+    its return value comes back as strict JSON. The job gets no LeetCode preamble.
+    Anything else returned (``1``, ``None``, ``[True]``, ``(1, "x")``), an exception, a syntax
+    error, or a limit hit is a judge failure: verdict ERROR, never WA.
+
+``{"type": "program", "path": P}``
+    An executable following testlib's convention ``P input_file output_file answer_file``,
+    run in a fresh temp dir (its working directory). Exit status 0 is accepted; 1 (testlib
+    ``_wa``) and 2 (testlib ``_pe``, presentation error) are a wrong answer; any other
+    status, a signal, a timeout, or a failure to start it is a judge failure (ERROR). Its
+    stderr, else its stdout, is the message. The program is **trusted code** (the problem
+    setter's, like testlib checkers on contest judges): it is *not* confined by the sandbox
+    profile (which forbids ``exec``), only limited by rlimits (CPU, data segment, file size,
+    no core dumps), a wall-clock timeout that kills its whole process group, and an
+    environment holding only ``PATH``.
+
+Both take optional ``time_limit`` (CPU seconds, default 10) and ``memory_limit`` (MB, default
+1024). Checkers are called only for tests whose run ended cleanly: a TLE, RE, MLE or OLE
+keeps its verdict. Expected outputs go only to the checker, never to the candidate's job;
+note that a python checker's job passes through a fork server of the pool it runs in, so
+graders that share one pool between candidates and checkers (the default) trust that server
+memory is not read across jobs; pass a separate ``checker_pool`` to the grader otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluator.problem import Verdict
+from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult, SandboxPool
+
+from .base import cap
+
+Outcome = tuple[Verdict, str]
+
+CHECKER_TYPES = ("python", "program")
+DEFAULT_CHECKER_LIMITS = Limits(cpu_time=10.0, memory_mb=1024)
+PROGRAM_OUTPUT_CAP = 16 << 20  # bytes a program checker may write to any file (RLIMIT_FSIZE)
+_MESSAGE_BYTES = 4096  # bytes of a program checker's stdout/stderr kept for the message
+_WA_STATUSES = (1, 2)  # testlib: _wa, _pe
+_START_FAILED = 127  # the wrapper could not set limits or exec the checker
+
+# Runs as ``python -I -c _WRAPPER cpu_s data_bytes fsize_bytes path args...``: set rlimits,
+# then become the checker. Any failure before exec exits 127 (a judge failure), never 1 (WA).
+_WRAPPER = """
+import os, resource, sys
+try:
+    cpu, data, fsize = (int(a) for a in sys.argv[1:4])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_DATA, (data, data))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    os.execv(sys.argv[4], sys.argv[4:])
+except BaseException as exc:
+    sys.stderr.write(f"cannot start the checker: {exc!r}\\n")
+    sys.stderr.flush()
+    os._exit(127)
+"""
+
+
+def is_checker_spec(spec: object) -> bool:
+    """True when ``spec`` is a special-judge spec (``{"type": "python"|"program", ...}``)."""
+    return isinstance(spec, dict) and spec.get("type") in CHECKER_TYPES
+
+
+def build_checker(spec: dict[str, Any]) -> PythonChecker | ProgramChecker:
+    """The checker a spec describes. Raises ``ValueError`` for a broken spec (unknown keys,
+    missing code or path, code that does not compile, a path that is not an executable file),
+    so the problem is an ERROR before anything runs."""
+    kind = spec.get("type")
+    required = {"python": "code", "program": "path"}.get(kind)  # type: ignore[arg-type]
+    if required is None:
+        raise ValueError(f"special judge type must be one of {CHECKER_TYPES}, not {kind!r}")
+    unknown = sorted(set(spec) - {"type", required, "time_limit", "memory_limit"})
+    if unknown:
+        raise ValueError(
+            f"{kind} checker takes {required}, time_limit, memory_limit; got {unknown}"
+        )
+    value = spec.get(required)
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{kind} checker needs a non-empty string {required!r}")
+    limits = _limits(spec)
+    if kind == "python":
+        try:
+            compile(value, "<checker>", "exec")  # compiling runs nothing
+        except (SyntaxError, ValueError) as exc:
+            raise ValueError(f"python checker does not compile: {exc}") from None
+        return PythonChecker(value, limits)
+    if not (os.path.isfile(value) and os.access(value, os.X_OK)):
+        raise ValueError(f"program checker {value!r} is not an executable file")
+    return ProgramChecker(os.path.abspath(value), limits)
+
+
+def _limits(spec: dict[str, Any]) -> Limits:
+    cpu = spec.get("time_limit", DEFAULT_CHECKER_LIMITS.cpu_time)
+    memory = spec.get("memory_limit", DEFAULT_CHECKER_LIMITS.memory_mb)
+    if isinstance(cpu, bool) or not isinstance(cpu, int | float) or not 0 < cpu < math.inf:
+        raise ValueError(f"checker time_limit must be a positive number, not {cpu!r}")
+    if isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0:
+        raise ValueError(f"checker memory_limit must be a positive integer (MB), not {memory!r}")
+    return Limits(cpu_time=float(cpu), memory_mb=memory)
+
+
+def decode_output(stdout: bytes) -> str:
+    """The program's stdout as the python checker sees it (UTF-8, surrogate escapes)."""
+    return stdout.decode("utf-8", "surrogateescape")
+
+
+@dataclass(frozen=True, slots=True)
+class PythonChecker:
+    """``check(input, output, expected)`` run as a CALL job in a sandbox pool."""
+
+    code: str
+    limits: Limits = field(default_factory=lambda: DEFAULT_CHECKER_LIMITS)
+
+    def job(self, test_input: str, output: bytes, expected: str) -> Job:
+        """The sandbox job: one test whose input is three JSON lines (``json.dumps`` escapes
+        newlines, so each argument is exactly one line for the call harness)."""
+        args = "\n".join(json.dumps(a) for a in (test_input, decode_output(output), expected))
+        return Job(
+            code=self.code,
+            inputs=[args],
+            mode=Mode.CALL,
+            func_name="check",
+            limits=self.limits,
+            isolation=Isolation.TEST,
+            preamble=False,
+        )
+
+    def submit(
+        self, pool: SandboxPool, test_input: str, output: bytes, expected: str
+    ) -> Future[Outcome]:
+        """Queue the checker job; the future resolves to the verdict (never to an exception:
+        a failure to run the checker is an ERROR verdict). Never blocks."""
+        outcome: Future[Outcome] = Future()
+        try:
+            running = pool.submit(self.job(test_input, output, expected))
+        except Exception as exc:  # noqa: BLE001 - e.g. the pool is closed
+            outcome.set_result((Verdict.ERROR, f"checker not run: {exc}"))
+            return outcome
+
+        def done(finished: Future[Any]) -> None:
+            try:
+                runs = finished.result().runs
+                outcome.set_result(
+                    interpret_call(runs[0]) if runs else (Verdict.ERROR, "checker: no result")
+                )
+            except Exception as exc:  # noqa: BLE001 - reported as the judge's failure
+                outcome.set_result((Verdict.ERROR, f"checker: {exc}"))
+
+        running.add_done_callback(done)
+        return outcome
+
+
+def interpret_call(run: RunResult) -> Outcome:
+    """The verdict from a python checker's run: its return value must be exactly ``true``,
+    ``false`` or ``[bool, str]``; every other result or a failed run is an ERROR."""
+    from evaluator.harness.outcome import failure  # the harness imports the judges
+
+    failed = failure(run)
+    if failed is not None:
+        return Verdict.ERROR, f"checker failed: {failed[0]}: {failed[1]}"
+    if run.status != "ok" or run.value is None:
+        return Verdict.ERROR, f"checker failed: {run.exception or run.status}"
+    try:
+        value = json.loads(run.value)
+    except ValueError:
+        return Verdict.ERROR, "checker returned an unreadable value"
+    if type(value) is bool:
+        return (Verdict.AC, "") if value else (Verdict.WA, "rejected by the checker")
+    if type(value) is list and len(value) == 2 and type(value[0]) is bool and type(value[1]) is str:
+        ok, message = value
+        if ok:
+            return Verdict.AC, cap(message)
+        return Verdict.WA, cap(message) or "rejected by the checker"
+    return Verdict.ERROR, cap(f"checker returned {run.value}, not a bool or (bool, message)")
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramChecker:
+    """A testlib-style executable, trusted, run with rlimits only (see the module doc)."""
+
+    path: str
+    limits: Limits = field(default_factory=lambda: DEFAULT_CHECKER_LIMITS)
+
+    def run(self, test_input: str, output: bytes, expected: str) -> Outcome:
+        """Run the checker on one test and return its verdict. Blocks up to the wall-clock
+        limit (``2 * time_limit + 1`` seconds)."""
+        with tempfile.TemporaryDirectory(prefix="mc-checker-") as work:
+            files = {}
+            for name, data in (
+                ("input.txt", test_input.encode("utf-8", "surrogateescape")),
+                ("output.txt", output),
+                ("answer.txt", expected.encode("utf-8", "surrogateescape")),
+            ):
+                files[name] = os.path.join(work, name)
+                with open(files[name], "wb") as handle:
+                    handle.write(data)
+            out_path, err_path = os.path.join(work, "stdout"), os.path.join(work, "stderr")
+            command = [
+                sys.executable,
+                "-I",
+                "-c",
+                _WRAPPER,
+                str(math.ceil(self.limits.cpu_time)),
+                str(self.limits.memory_mb << 20),
+                str(PROGRAM_OUTPUT_CAP),
+                self.path,
+                files["input.txt"],
+                files["output.txt"],
+                files["answer.txt"],
+            ]
+            with open(out_path, "wb") as out, open(err_path, "wb") as err:
+                status = _run_group(command, work, out, err, self.limits.effective_wall_time)
+            message = _message(err_path) or _message(out_path)
+        return exit_verdict(status, message)
+
+    def submit(
+        self, pool: SandboxPool, test_input: str, output: bytes, expected: str
+    ) -> Future[Outcome]:
+        """Run now, in the calling thread (no pool job: it blocks this thread only, never
+        waits on the pool), and return a completed future. ``pool`` is unused."""
+        outcome: Future[Outcome] = Future()
+        try:
+            outcome.set_result(self.run(test_input, output, expected))
+        except Exception as exc:  # noqa: BLE001 - reported as the judge's failure
+            outcome.set_result((Verdict.ERROR, f"checker not run: {exc}"))
+        return outcome
+
+
+def _run_group(command: list[str], cwd: str, out: Any, err: Any, timeout: float) -> int | None:
+    """Run ``command`` in its own session; on timeout kill the whole group. The exit status
+    (negative: killed by that signal), or None on timeout (the whole group is killed)."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    process = subprocess.Popen(
+        command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        status: int | None = process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        try:  # the group id stays ours: its leader is not reaped yet
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+        return None
+    return status
+
+
+def _message(path: str) -> str:
+    with open(path, "rb") as handle:
+        return cap(handle.read(_MESSAGE_BYTES).decode("utf-8", "replace").strip())
+
+
+def exit_verdict(status: int | None, message: str) -> Outcome:
+    """testlib exit statuses: 0 AC, 1 WA, 2 (presentation error) WA; anything else ERROR.
+    ``status`` None is a timeout; negative is death by a signal."""
+    if status == 0:
+        return Verdict.AC, message
+    if status in _WA_STATUSES:
+        return Verdict.WA, message or "rejected by the checker"
+    if status is None:
+        why = "checker timed out"
+    elif status < 0:
+        why = f"checker killed by signal {-status}"
+    else:
+        why = f"checker failed with exit status {status}"
+    return Verdict.ERROR, cap(f"{why}: {message}" if message else why)
