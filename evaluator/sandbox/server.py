@@ -185,8 +185,7 @@ class Server:
     def _run_test(self, job, program, fds, index, text, child, batch):
         limits = job["limits"]
         stdin_fd, stdout_fd, stderr_fd = fds
-        for fd in fds:
-            os.ftruncate(fd, 0)
+        os.ftruncate(stdin_fd, 0)  # stdout/stderr were emptied when last read
         data = text.encode("utf-8", "surrogateescape")
         if data:
             os.pwrite(stdin_fd, data, 0)
@@ -196,7 +195,7 @@ class Server:
         start_wall = time.monotonic()
         start_cpu = child.cpu_seen
         if batch:
-            _clear_dir(self.run_dir)
+            self._clean_run_dir()
             os.write(child.ctrl_w, index.to_bytes(4, "big"))
         report, limit = self._await_report(child, limits, start_wall, start_cpu)
         wall = time.monotonic() - start_wall
@@ -226,6 +225,10 @@ class Server:
         header["stdout_truncated"] = len(out) >= limits["output_bytes"]
         header["stderr_truncated"] = len(err) > _STDERR_KEEP
         return header, out, err[-_STDERR_KEEP:], child
+
+    def _clean_run_dir(self) -> None:
+        """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
+        _clear_dir(self.run_dir)
 
     def _spawn(self, job, program, fds, tests: int, batch: bool) -> _Child:
         status_r, status_w = os.pipe2(os.O_CLOEXEC)
@@ -371,7 +374,7 @@ class Server:
         for fd in (child.pidfd, child.status_r, child.ctrl_w):
             if fd is not None:
                 os.close(fd)
-        _clear_dir(self.run_dir)
+        self._clean_run_dir()
         return status, usage
 
     @staticmethod
@@ -401,8 +404,13 @@ def _limit_from(header: dict[str, Any], limits: dict[str, Any]) -> str | None:
 
 
 def _read_output(fd: int, limits: dict[str, Any]) -> bytes:
+    """What the test wrote on a memfd, which is then emptied for the next test."""
     size = min(os.fstat(fd).st_size, limits["output_bytes"])
-    return os.pread(fd, size, 0) if size else b""
+    if not size:
+        return b""
+    data = os.pread(fd, size, 0)
+    os.ftruncate(fd, 0)
+    return data
 
 
 def _proc_cpu(pid: int) -> float:
