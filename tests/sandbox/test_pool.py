@@ -1,0 +1,121 @@
+"""The pool as a library: threads, asyncio, profiles, results order, no caller side effects."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import threading
+
+import pytest
+
+from evaluator.sandbox import Isolation, Job, Limits, ProfileError, SandboxPool, load_profile
+
+
+def _echo(text: str) -> Job:
+    return Job(code="print(input())", inputs=[text])
+
+
+def test_results_come_back_in_input_order(pool):
+    results = list(pool.map(_echo(str(i)) for i in range(40)))
+    assert [r.runs[0].stdout for r in results] == [f"{i}\n".encode() for i in range(40)]
+
+
+def test_usable_from_many_threads(pool):
+    outputs: dict[int, bytes] = {}
+
+    def worker(n: int) -> None:
+        outputs[n] = pool.run(_echo(f"t{n}")).runs[0].stdout
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outputs == {n: f"t{n}\n".encode() for n in range(8)}
+
+
+def test_usable_from_asyncio(pool):
+    async def main() -> list[bytes]:
+        results = await asyncio.gather(*(pool.run_async(_echo(f"a{n}")) for n in range(6)))
+        return [r.runs[0].stdout for r in results]
+
+    assert asyncio.run(main()) == [f"a{n}\n".encode() for n in range(6)]
+
+
+def test_no_signal_handlers_in_the_caller(tmp_path):
+    watched = (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGALRM)
+    before = {sig: signal.getsignal(sig) for sig in watched}
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as own:
+        assert own.run(_echo("x")).runs[0].clean_exit
+    assert {sig: signal.getsignal(sig) for sig in watched} == before
+
+
+def test_pool_reports_its_confinement(pool):
+    assert pool.info["landlock_abi"] >= 1  # this kernel has Landlock (ABI 7)
+    assert pool.info["profile"] == "default"
+    assert isinstance(pool.info["network_namespace"], bool)
+
+
+def test_permissive_profile_keeps_limits_only(tmp_path):
+    with SandboxPool(workers=1, profile="permissive", tmp_dir=tmp_path) as own:
+        spawn = own.run(
+            Job(code="import subprocess; print(subprocess.run(['true']).returncode)", inputs=[""])
+        )
+        assert spawn.runs[0].stdout == b"0\n"  # processes allowed
+        spin = own.run(
+            Job(code="while True: pass", inputs=[""], limits=Limits(cpu_time=0.5, wall_time=20))
+        )
+        assert spin.runs[0].limit is not None  # limits still enforced
+
+
+def test_custom_profile_file(tmp_path):
+    with open(load_profile("default").path) as handle:
+        profile = json.load(handle)
+    profile["name"] = "no-threads"
+    profile["seccomp"]["rules"].append(
+        {
+            "action": "errno:EPERM",
+            "syscalls": ["clone"],
+            "args": [{"index": 0, "op": "masked_eq", "mask": 65536, "value": 65536}],
+        }
+    )
+    path = tmp_path / "no-threads.json"
+    path.write_text(json.dumps(profile))
+    with SandboxPool(workers=1, profile=str(path), tmp_dir=tmp_path) as own:
+        code = "import threading; t = threading.Thread(target=print); t.start(); t.join()"
+        result = own.run(Job(code=code, inputs=[""])).runs[0]
+        assert result.status == "exception"
+        assert own.run(_echo("still fine")).runs[0].stdout == b"still fine\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"seccomp": {"rules": [{"action": "explode", "syscalls": ["read"]}]}}', "unknown action"),
+        (
+            '{"seccomp": {"rules": [{"action": "allow", "syscalls": ["read"], "args": [{"op": "like"}]}]}}',
+            "field 'op'",
+        ),
+        ("{not json", "not valid JSON"),
+    ],
+)
+def test_bad_profile_names_file_and_field(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(ProfileError) as caught:
+        load_profile(str(path))
+    assert message in str(caught.value) and str(path) in str(caught.value)
+
+
+def test_unknown_profile_lists_shipped_ones():
+    with pytest.raises(ProfileError, match="default, permissive"):
+        load_profile("nonexistent")
+
+
+@pytest.mark.parametrize("isolation", list(Isolation))
+def test_isolation_levels_agree(pool, isolation):
+    code = "import sys\nn = int(input())\nprint(n * n)\nsys.exit(0 if n != 3 else 4)"
+    runs = pool.run(Job(code=code, inputs=["1", "2", "3", "4"], isolation=isolation)).runs
+    assert [r.stdout for r in runs] == [b"1\n", b"4\n", b"9\n", b"16\n"]
+    assert [r.exit_code for r in runs] == [0, 0, 4, 0]
