@@ -192,14 +192,12 @@ def readable_paths() -> list[str]:
     import site
     import sysconfig
 
-    paths: set[str] = set()
     site_dirs = {os.path.realpath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
     site_dirs |= {os.path.realpath(sysconfig.get_paths()[k]) for k in ("purelib", "platlib")}
-    stdlib = [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")]
-    for root in {os.path.realpath(p) for p in stdlib}:
-        paths.update(_entries(root, skip=site_dirs | {os.path.join(root, "site-packages")}))
-    for root in site_dirs:
-        paths.update(_entries(root, skip=set()))
+    stdlib = {os.path.realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "platstdlib")}
+    paths: set[str] = set()
+    for root in stdlib | site_dirs:
+        paths.update(_allowed_under(root, site_dirs))
     paths.update(
         p
         for p in (
@@ -223,16 +221,30 @@ def readable_paths() -> list[str]:
     return sorted(paths)
 
 
-def _entries(root: str, skip: set[str]) -> list[str]:
-    """The entries of ``root`` one by one, so this project's own packages can be left out."""
+def _is_own(name: str) -> bool:
+    """This project's packages, whose data (the demo set's expected outputs) stays unreadable.
+    Its dist-info and editable-install hooks hold nothing secret."""
+    return name in _OWN_DIRS
+
+
+def _allowed_under(root: str, site_dirs: set[str]) -> list[str]:
+    """``root`` as one rule when it holds none of this project's packages (an editable
+    install), else its entries one by one without ours: Landlock only allows, never carves
+    out, and each rule costs every child a little."""
     if not os.path.isdir(root):
         return []
-    found = []
-    for entry in os.scandir(root):
-        name = entry.name
-        if os.path.realpath(entry.path) in skip or name.startswith(_OWN_DIRS):
+    entries = list(os.scandir(root))
+    nested = [e.path for e in entries if os.path.realpath(e.path) in site_dirs]
+    if not any(_is_own(e.name) for e in entries) and not any(
+        _is_own(e.name) for path in nested for e in os.scandir(path)
+    ):
+        return [root]
+    allowed = []
+    for entry in entries:
+        if _is_own(entry.name):
             continue
-        if name.startswith(("microcoder-", "__editable__")) and "microcoder" in name:
-            continue
-        found.append(entry.path)
-    return found
+        if os.path.realpath(entry.path) in site_dirs:
+            allowed += _allowed_under(entry.path, set())
+        else:
+            allowed.append(entry.path)
+    return allowed
