@@ -25,10 +25,10 @@ A stdin problem's ``judge`` may be a checker spec instead of a judge name:
 
 Both take optional ``time_limit`` (CPU seconds, default 10) and ``memory_limit`` (MB, default
 1024). Checkers are called only for tests whose run ended cleanly: a TLE, RE, MLE or OLE
-keeps its verdict. Expected outputs go only to the checker, never to the candidate's job;
-note that a python checker's job passes through a fork server of the pool it runs in, so
-graders that share one pool between candidates and checkers (the default) trust that server
-memory is not read across jobs; pass a separate ``checker_pool`` to the grader otherwise.
+keeps its verdict. Expected outputs go only to the checker, never to the candidate's job.
+A python checker's job carries the expected output through a fork server, so the grader runs
+checkers in a pool of their own (one worker, started at the first checker call) unless it is
+given a ``checker_pool``: no server that forks candidates ever holds an expected output.
 """
 
 from __future__ import annotations

@@ -196,7 +196,19 @@ class Grader:
         self.pool = pool if pool is not None else SandboxPool(workers=workers, profile=profile)
         # Python checkers run here; a separate pool keeps expected outputs out of the fork
         # servers that run candidates (default: the same pool, see evaluator.judges.checker).
-        self.checker_pool = checker_pool if checker_pool is not None else self.pool
+        # Python checkers see expected outputs: never in the servers that fork candidates.
+        self._checker_pool = checker_pool
+        self._own_checker_pool = checker_pool is None
+        self._profile = profile
+        self._lock = threading.Lock()
+
+    @property
+    def checker_pool(self) -> SandboxPool:
+        """Where python checkers run: the given pool, or a one-worker pool started on first use."""
+        with self._lock:
+            if self._checker_pool is None:
+                self._checker_pool = SandboxPool(workers=1, profile=self._profile)
+            return self._checker_pool
 
     def submit(self, problem: Problem, code: str | None) -> Future[GradeResult]:
         """Start grading; ``code`` None means the model gave no code (a WA, not a crash)."""
@@ -256,6 +268,8 @@ class Grader:
     def close(self) -> None:
         if self._own_pool:
             self.pool.close()
+        if self._own_checker_pool and self._checker_pool is not None:
+            self._checker_pool.close()
 
     def __enter__(self) -> Grader:
         return self

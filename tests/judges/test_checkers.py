@@ -46,9 +46,15 @@ def python_judge(code: str = CHECK, **extra) -> dict:
     return {"type": "python", "code": code, **extra}
 
 
+@pytest.fixture(scope="module")
+def checker_pool():
+    with SandboxPool(workers=1) as own:
+        yield own
+
+
 @pytest.fixture
-def grader(pool):
-    return Grader(GradeOptions(time_limit=2), pool=pool)
+def grader(pool, checker_pool):
+    return Grader(GradeOptions(time_limit=2), pool=pool, checker_pool=checker_pool)
 
 
 def test_a_different_valid_answer_is_accepted(grader):
@@ -126,18 +132,23 @@ class SpyPool:
 
 
 def test_the_candidate_job_never_holds_the_expected_output(pool):
-    spy = SpyPool(pool)
-    grader = Grader(GradeOptions(time_limit=2), pool=spy)  # type: ignore[arg-type]
+    spy, checker_spy = SpyPool(pool), SpyPool(pool)
+    grader = Grader(GradeOptions(time_limit=2), pool=spy, checker_pool=checker_spy)  # type: ignore[arg-type]
     tests = [TestCase("12\n", "EXPECTED-SECRET-12\n"), TestCase("35\n", "EXPECTED-SECRET-35\n")]
     code = "def check(i, o, e):\n    return e.startswith('EXPECTED-SECRET')"
     assert grader.grade(problem(python_judge(code), tests), SMALLEST).verdict is Verdict.AC
-    candidate = [job for job in spy.jobs if job.code == SMALLEST]
-    checkers = [job for job in spy.jobs if job.code == code]
-    assert len(candidate) == 1 and len(checkers) == 2
-    assert candidate[0].mode is Mode.STDIN
-    assert candidate[0].inputs == ["12\n", "35\n"]
-    assert "SECRET" not in repr(candidate[0].to_wire())
-    assert all(job.mode is Mode.CALL and job.func_name == "check" for job in checkers)
+    assert len(spy.jobs) == 1 and spy.jobs[0].code == SMALLEST  # only the candidate's job
+    candidate = spy.jobs[0]
+    assert candidate.mode is Mode.STDIN and candidate.inputs == ["12\n", "35\n"]
+    assert "SECRET" not in repr(candidate.to_wire())
+    assert len(checker_spy.jobs) == 2
+    assert all(job.mode is Mode.CALL and job.func_name == "check" for job in checker_spy.jobs)
+
+
+def test_checkers_get_a_pool_of_their_own_by_default(pool):
+    with Grader(GradeOptions(time_limit=2), pool=pool) as grader:
+        assert grader.grade(problem(python_judge()), SMALLEST).verdict is Verdict.AC
+        assert grader.checker_pool is not pool  # no candidate's fork server sees expected output
 
 
 def test_many_checked_gradings_in_parallel_do_not_deadlock(grader):
@@ -146,8 +157,10 @@ def test_many_checked_gradings_in_parallel_do_not_deadlock(grader):
     assert [r.verdict for r in results] == [Verdict.AC, Verdict.WA] * 6
 
 
-def test_early_exit_with_a_checker(pool):
-    grader = Grader(GradeOptions(time_limit=2, early_exit=True), pool=pool)
+def test_early_exit_with_a_checker(pool, checker_pool):
+    grader = Grader(
+        GradeOptions(time_limit=2, early_exit=True), pool=pool, checker_pool=checker_pool
+    )
     assert grader.grade(problem(python_judge()), SMALLEST).verdict is Verdict.AC
     assert grader.grade(problem(python_judge()), WRONG).verdict is Verdict.WA
     result = grader.grade(problem(python_judge()), SLOW)
