@@ -73,6 +73,7 @@ class _Worker:
             env=env,
             cwd=self.tmp_root,
             close_fds=True,
+            start_new_session=True,  # a Ctrl-C in the caller's terminal must not kill servers
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.to_server, self.from_server = self.proc.stdin.fileno(), self.proc.stdout.fileno()
@@ -272,16 +273,28 @@ class SandboxPool:
 
     # -- shutting down --------------------------------------------------------------------------
 
-    def close(self) -> None:
-        """Finish queued jobs, stop the servers, remove their temp dirs."""
+    def close(self, cancel: bool = False) -> None:
+        """Stop the servers and remove their temp dirs, after finishing queued jobs (or, with
+        ``cancel``, cancelling those not started yet: their futures raise CancelledError)."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
+            if cancel:
+                self._cancel_queued()
         for _ in self._threads:
             self._queue.put(None)
         for thread in self._threads:
             thread.join()
+
+    def _cancel_queued(self) -> None:
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if item is not None:
+                item[1].cancel()
 
     def __enter__(self) -> SandboxPool:
         return self

@@ -6,6 +6,7 @@ import asyncio
 import json
 import signal
 import threading
+import time
 
 import pytest
 
@@ -119,3 +120,26 @@ def test_isolation_levels_agree(pool, isolation):
     runs = pool.run(Job(code=code, inputs=["1", "2", "3", "4"], isolation=isolation)).runs
     assert [r.stdout for r in runs] == [b"1\n", b"4\n", b"9\n", b"16\n"]
     assert [r.exit_code for r in runs] == [0, 0, 4, 0]
+
+
+def test_close_can_cancel_queued_jobs(tmp_path):
+    own = SandboxPool(workers=1, tmp_dir=tmp_path)
+    slow = own.submit(Job(code="import time; time.sleep(0.5)", inputs=[""]))
+    queued = [own.submit(_echo(str(n))) for n in range(5)]
+    while not slow.running():
+        time.sleep(0.01)
+    own.close(cancel=True)
+    assert slow.result().runs[0].clean_exit  # the running job finishes
+    assert sum(f.cancelled() for f in queued) >= 4  # the rest never started
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_servers_survive_a_terminal_interrupt(tmp_path):
+    import os
+
+    import psutil
+
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as own:
+        server = next(c for c in psutil.Process().children() if c.cwd().startswith(str(tmp_path)))
+        assert os.getpgid(server.pid) != os.getpgid(0)  # Ctrl-C goes to the caller's group only
+        assert own.run(_echo("alive")).runs[0].stdout == b"alive\n"
