@@ -24,6 +24,7 @@ from typing import Any
 import click
 
 from evaluator import lcb as lcb_data
+from evaluator.dataset_cli import dataset
 from evaluator.formats import (
     InputError,
     Samples,
@@ -786,6 +787,8 @@ def _print_table(summary: dict[str, Any]) -> None:
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}%"
 
+
+main.add_command(dataset)
 
 if __name__ == "__main__":
     main()

@@ -97,7 +97,18 @@ def _build_preamble() -> dict[str, Any]:
     import typing
 
     names: dict[str, Any] = {}
-    for module in (typing, collections, heapq, bisect, math, itertools, functools, string):
+    star_modules = (
+        typing,
+        collections,
+        heapq,
+        bisect,
+        math,
+        itertools,
+        functools,
+        string,
+        statistics,
+    )
+    for module in star_modules:
         public = getattr(module, "__all__", None) or [
             n for n in dir(module) if not n.startswith("_")
         ]

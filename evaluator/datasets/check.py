@@ -1,0 +1,328 @@
+"""Checking a problem set's tests, measuring test strength and calibrating time limits.
+
+``check_entries`` decides, per problem:
+
+* **removed** (with the reason) when its record does not decode, it has no tests, two tests
+  have the same input but different expected outputs (contradictory), or it has reference
+  solutions and none passes every test;
+* a **warning** (kept) when some but not all references pass, when a known-wrong solution
+  passes every test (weak tests; removed instead with ``drop_weak``), when tests are exact
+  duplicates, or when it has no reference solution (unverified).
+
+Reference runs use test isolation (a fresh process per test), so each test's CPU time is the
+kernel's measurement; the slowest passing reference's largest per-test CPU time is the
+basis of calibration: ``time_limit = max(floor, multiplier x cpu)``, rounded up to 0.1 s.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluator.formats import Samples, extract_code
+from evaluator.problem import Harness, Problem, Verdict
+from evaluator.runner import GradeOptions, Grader, GradeResult
+from evaluator.sandbox import Isolation, SandboxPool
+
+from .records import Entry, program_for
+
+__all__ = [
+    "DEFAULT_FLOOR",
+    "DEFAULT_MULTIPLIER",
+    "ProblemCheck",
+    "calibrated_limit",
+    "check_entries",
+    "sample_programs",
+    "strength",
+    "test_conflicts",
+]
+
+DEFAULT_FLOOR = 1.0  # seconds
+DEFAULT_MULTIPLIER = 3.0
+REFERENCE_TIME_LIMIT = 10.0  # CPU seconds per test allowed to references while measuring
+
+
+@dataclass(slots=True)
+class ProblemCheck:
+    id: str
+    tests: int = 0
+    duplicates: int = 0
+    contradictory: int = 0
+    references: int = 0
+    references_passed: int = 0
+    wrong: int = 0
+    wrong_rejected: int = 0
+    ref_cpu_max: float | None = None
+    ref_cpu_total: float | None = None
+    time_limit: float | None = None
+    reasons: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def removed(self) -> bool:
+        return bool(self.reasons)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {
+            "id": self.id,
+            "status": "removed" if self.removed else "kept",
+            "tests": self.tests,
+            "duplicates": self.duplicates,
+            "contradictory": self.contradictory,
+            "references": self.references,
+            "references_passed": self.references_passed,
+            "wrong": self.wrong,
+            "wrong_rejected": self.wrong_rejected,
+            "ref_cpu_max": None if self.ref_cpu_max is None else round(self.ref_cpu_max, 4),
+            "ref_cpu_total": None if self.ref_cpu_total is None else round(self.ref_cpu_total, 4),
+            "reasons": self.reasons,
+            "warnings": self.warnings,
+        }
+        if self.time_limit is not None:
+            data["time_limit"] = self.time_limit
+        return data
+
+
+def _canonical_output(problem: Problem, text: str) -> str:
+    """Expected outputs compared for contradictions: JSON values for call-based tests
+    (``[1,2]`` equals ``[1, 2]``), lines without trailing whitespace for stdin."""
+    if problem.harness is Harness.FUNCTIONAL:
+        try:
+            return json.dumps(json.loads(text), sort_keys=True)
+        except ValueError:
+            return text
+    return "\n".join(line.rstrip() for line in text.rstrip().split("\n"))
+
+
+def test_conflicts(problem: Problem) -> tuple[int, int, str]:
+    """``(duplicates, contradictory, example)``: tests repeating an earlier (input, output),
+    and inputs that appear with two or more different outputs."""
+    outputs: dict[str, set[str]] = {}
+    seen: set[tuple[str, str]] = set()
+    duplicates = 0
+    for test in problem.tests:
+        key = test.input.strip() if problem.harness is not Harness.FUNCTIONAL else test.input
+        out = _canonical_output(problem, test.output)
+        if (key, out) in seen:
+            duplicates += 1
+        seen.add((key, out))
+        outputs.setdefault(key, set()).add(out)
+    bad = [(k, v) for k, v in outputs.items() if len(v) > 1]
+    example = ""
+    if bad:
+        key, values = bad[0]
+        shown = " vs ".join(sorted(repr(v[:40]) for v in values)[:2])
+        example = f"input {key[:60]!r} expects {shown}"
+    return duplicates, len(bad), example
+
+
+def calibrated_limit(cpu: float, floor: float, multiplier: float) -> float:
+    """``max(floor, multiplier x cpu)`` rounded up to a tenth of a second."""
+    return max(floor, math.ceil(multiplier * cpu * 10 - 1e-9) / 10)
+
+
+def sample_programs(problem: Problem, samples: Samples | None) -> list[str]:
+    """The programs to grade for ``samples`` of ``problem`` (code extracted from raw answers,
+    HumanEval completions joined to the prompt, assertion tests appended)."""
+    if samples is None:
+        return []
+    programs = []
+    for text in samples.codes:
+        code = extract_code(text) if samples.raw else text
+        programs.append(program_for(problem, code or "", samples.continues_prompt))
+    return programs
+
+
+def _first_failure(result: GradeResult) -> str:
+    for index, test in enumerate(result.tests):
+        if test.verdict is not Verdict.AC:
+            message = f": {test.message[:80]}" if test.message else ""
+            return f"test {index}: {test.verdict}{message}"
+    return f"{result.verdict}: {result.message[:80]}"
+
+
+def check_entries(
+    entries: Sequence[Entry],
+    pool: SandboxPool,
+    *,
+    solutions: dict[str, Samples] | None = None,
+    wrong: dict[str, Samples] | None = None,
+    time_limit: float = REFERENCE_TIME_LIMIT,
+    calibrate: bool = False,
+    floor: float = DEFAULT_FLOOR,
+    multiplier: float = DEFAULT_MULTIPLIER,
+    drop_weak: bool = False,
+) -> list[ProblemCheck]:
+    """Check every entry (see the module docstring); results in input order."""
+    checks = [ProblemCheck(entry.id) for entry in entries]
+    ref_items: list[tuple[int, Problem, str]] = []
+    wrong_items: list[tuple[int, Problem, str]] = []
+    for index, (entry, check) in enumerate(zip(entries, checks, strict=True)):
+        problem = entry.problem
+        if problem is None:
+            check.reasons.append(f"undecodable: {entry.error}")
+            continue
+        check.tests = (
+            0
+            if problem.harness is Harness.ASSERTION and not problem.test_code
+            else len(problem.tests)
+        )
+        if check.tests == 0:
+            check.reasons.append("no tests")
+            continue
+        check.duplicates, check.contradictory, example = test_conflicts(problem)
+        if check.contradictory:
+            check.reasons.append(
+                f"contradictory tests: {check.contradictory} input(s) with different "
+                f"expected outputs ({example})"
+            )
+        if check.duplicates:
+            check.warnings.append(f"{check.duplicates} duplicate test(s)")
+        references = [program_for(problem, ref) for ref in entry.references]
+        references += sample_programs(problem, (solutions or {}).get(problem.id))
+        check.references = len(references)
+        ref_items += [(index, problem, code) for code in references]
+        wrongs = sample_programs(problem, (wrong or {}).get(problem.id))
+        check.wrong = len(wrongs)
+        wrong_items += [(index, problem, code) for code in wrongs]
+
+    ref_options = GradeOptions(time_limit=time_limit, isolation=Isolation.TEST)
+    wrong_options = GradeOptions(time_limit=time_limit, early_exit=True)
+    with Grader(ref_options, pool=pool) as ref_grader, Grader(wrong_options, pool=pool) as grader:
+        ref_futures = [ref_grader.submit(_no_limit(p), c) for _, p, c in ref_items]
+        wrong_futures = [grader.submit(p, c) for _, p, c in wrong_items]
+        ref_results = [f.result() for f in ref_futures]
+        wrong_results = [f.result() for f in wrong_futures]
+
+    failures: dict[int, list[str]] = {}
+    for (index, _, _), result in zip(ref_items, ref_results, strict=True):
+        check = checks[index]
+        if result.passed:
+            check.references_passed += 1
+            cpu_max = max(t.cpu_time for t in result.tests)
+            cpu_total = sum(t.cpu_time for t in result.tests)
+            check.ref_cpu_max = max(check.ref_cpu_max or 0.0, cpu_max)
+            check.ref_cpu_total = max(check.ref_cpu_total or 0.0, cpu_total)
+        else:
+            failures.setdefault(index, []).append(_first_failure(result))
+    for (index, _, _), result in zip(wrong_items, wrong_results, strict=True):
+        checks[index].wrong_rejected += not result.passed
+
+    for index, check in enumerate(checks):
+        if check.removed and check.tests == 0:
+            continue
+        if check.references and not check.references_passed:
+            check.reasons.append(
+                f"reference solution fails ({'; '.join(failures.get(index, [])[:2])})"
+            )
+        elif failures.get(index):
+            check.warnings.append(
+                f"{len(failures[index])} of {check.references} references fail "
+                f"({failures[index][0]})"
+            )
+        elif not check.references and entries[index].problem is not None:
+            check.warnings.append("no reference solution: unverified")
+        escaped = check.wrong - check.wrong_rejected
+        if escaped:
+            message = f"weak tests: {escaped} of {check.wrong} known-wrong solution(s) pass"
+            (check.reasons if drop_weak else check.warnings).append(message)
+        if calibrate and check.ref_cpu_max is not None and not check.removed:
+            check.time_limit = calibrated_limit(check.ref_cpu_max, floor, multiplier)
+    return checks
+
+
+def _no_limit(problem: Problem) -> Problem:
+    """The problem without its own time limit, so references are measured, not cut off."""
+    if problem.time_limit is None:
+        return problem
+    return Problem(
+        problem.id,
+        problem.harness,
+        problem.tests,
+        problem.func_name,
+        problem.judge,
+        None,
+        problem.memory_limit,
+        problem.prompt,
+        problem.test_code,
+        problem.entry_point,
+        problem.metadata,
+    )
+
+
+# --- test strength -----------------------------------------------------------------------------
+
+
+def strength(
+    entries: Sequence[Entry],
+    pool: SandboxPool,
+    correct: dict[str, Samples],
+    wrong: dict[str, Samples],
+    *,
+    time_limit: float = 6.0,
+) -> dict[str, Any]:
+    """How well each problem's tests separate ``correct`` from ``wrong`` solutions.
+
+    Per problem: ``accept_rate`` = correct solutions passing / correct solutions,
+    ``catch_rate`` = wrong solutions failing / wrong solutions (``None`` without any).
+    Overall: the same rates over all solutions pooled (``micro``) and the mean of the
+    per-problem rates (``macro``), plus the verdicts that caught wrong solutions and the list
+    of wrong solutions that escaped and correct ones that were rejected.
+    """
+    options = GradeOptions(time_limit=time_limit, early_exit=True)
+    items: list[tuple[str, bool, int, Problem, str]] = []
+    for entry in entries:
+        problem = entry.problem
+        if problem is None:
+            continue
+        for is_correct, source in ((True, correct), (False, wrong)):
+            for index, code in enumerate(sample_programs(problem, source.get(problem.id))):
+                items.append((problem.id, is_correct, index, problem, code))
+    with Grader(options, pool=pool) as grader:
+        results = grader.grade_many([(p, c) for *_, p, c in items])
+    per: dict[str, dict[str, Any]] = {}
+    caught_by: Counter[str] = Counter()
+    escaped: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    for (pid, is_correct, index, _, _), result in zip(items, results, strict=True):
+        row = per.setdefault(pid, {"id": pid, "correct": 0, "accepted": 0, "wrong": 0, "caught": 0})
+        if is_correct:
+            row["correct"] += 1
+            row["accepted"] += result.passed
+            if not result.passed:
+                rejected.append({"id": pid, "index": index, "why": _first_failure(result)})
+        else:
+            row["wrong"] += 1
+            row["caught"] += not result.passed
+            if result.passed:
+                escaped.append({"id": pid, "index": index})
+            else:
+                caught_by[str(result.verdict)] += 1
+    rows = list(per.values())
+    for row in rows:
+        row["accept_rate"] = row["accepted"] / row["correct"] if row["correct"] else None
+        row["catch_rate"] = row["caught"] / row["wrong"] if row["wrong"] else None
+
+    def rate(num: str, den: str) -> float | None:
+        total = sum(r[den] for r in rows)
+        return sum(r[num] for r in rows) / total if total else None
+
+    def mean(key: str) -> float | None:
+        values = [r[key] for r in rows if r[key] is not None]
+        return sum(values) / len(values) if values else None
+
+    return {
+        "problems": len(rows),
+        "correct": sum(r["correct"] for r in rows),
+        "wrong": sum(r["wrong"] for r in rows),
+        "accept_rate": {"micro": rate("accepted", "correct"), "macro": mean("accept_rate")},
+        "catch_rate": {"micro": rate("caught", "wrong"), "macro": mean("catch_rate")},
+        "caught_by_verdict": dict(caught_by.most_common()),
+        "escaped_wrong": escaped,
+        "rejected_correct": rejected,
+        "per_problem": rows,
+    }
