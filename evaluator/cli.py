@@ -142,6 +142,19 @@ def _grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "slow problems); results and their order do not depend on it. Recorded in the "
             "summary.",
         ),
+        click.option(
+            "--backend",
+            type=click.Choice(["local", "ray"]),
+            default="local",
+            show_default=True,
+            help="Where programs run: this machine's sandbox pool, or Ray actors (each with a "
+            "sandbox pool on its node; needs the 'ray' extra).",
+        ),
+        click.option(
+            "--address",
+            default=None,
+            help="Ray cluster address for --backend ray [default: a local Ray started here].",
+        ),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
     ]
@@ -386,6 +399,7 @@ def _run(
     ks = _parse_ks(options.pop("ks"))
     quiet, as_json = options.pop("quiet"), options.pop("as_json")
     workers, profile = options.pop("workers"), options.pop("profile")
+    backend, address = options.pop("backend"), options.pop("address")
     grade_options = GradeOptions(
         time_limit=options["time_limit"],
         memory_limit=options["memory_limit"],
@@ -444,9 +458,12 @@ def _run(
     resumed = sum(r is not None for r in results)
     todo = [i for i, r in enumerate(results) if r is None]
     random.Random(seed).shuffle(todo)
+    if backend == "ray":  # keep a problem's programs together: Ray batches them per problem
+        todo.sort(key=lambda i: items[i].problem.id)
 
     try:
-        with _sigterm_interrupts(), Grader(grade_options, workers=workers, profile=profile) as g:
+        grader = _make_grader(backend, address, grade_options, workers, profile)
+        with _sigterm_interrupts(), grader as g:
             try:
                 _grade(g, items, todo, results, journal, quiet or as_json)
             except (KeyboardInterrupt, _Interrupted) as exc:
@@ -639,6 +656,20 @@ def _grade(
                 lock.wait(timeout=0.5)
     if state["error"] is not None:
         raise state["error"]
+
+
+def _make_grader(
+    backend: str, address: str | None, options: GradeOptions, workers: int | None, profile: str
+) -> Any:
+    if backend == "local":
+        return Grader(options, workers=workers, profile=profile)
+    try:
+        from evaluator.backends.ray_backend import RayGrader
+    except ImportError as exc:
+        raise click.ClickException(
+            f"--backend ray needs Ray: pip install 'microcoder[ray]' ({exc})"
+        ) from None
+    return RayGrader(options, address=address, profile=profile, workers_per_actor=workers)
 
 
 def _program(problem: Problem, samples: Samples, text: str) -> str | None:

@@ -1,0 +1,532 @@
+"""Grading on a Ray cluster: the same results as :class:`~evaluator.runner.Grader`, on many
+machines.
+
+:class:`RayGrader` has the grader's interface (``submit``, ``grade``, ``grade_many``, plus an
+ordered, bounded ``imap``) and sends the work to :class:`GradingActor` s, each owning a local
+:class:`~evaluator.runner.Grader` (and so a :class:`~evaluator.sandbox.SandboxPool` of fork
+servers) on its node, built in the actor's ``__init__``. The sandbox is the node's: Landlock,
+seccomp and rlimits apply there exactly as in a local run.
+
+How work travels. Programs are grouped by problem into batches (at most ``batch_size``
+programs of one problem; a batch leaves when full or when it has waited ``linger`` seconds),
+so a problem's tests cross the network once per batch, not once per program. A problem
+travels as our plain record (:func:`~evaluator.formats.ours.problem_to_ours`), results come
+back as plain tuples with exact timings; nothing of this package is pickled but the options.
+
+Back-pressure. At most ``max_in_flight`` batches are outstanding on the cluster; the rest
+wait in the driver. :meth:`RayGrader.grade_many` and :meth:`RayGrader.imap` read their input
+lazily (any iterable or generator) and keep at most ``max_pending`` programs submitted and
+unfinished, so a run of millions of programs never holds them all.
+
+Fault tolerance. A batch whose actor dies (``RayActorError``: the actor was killed, crashed,
+or its node went away) or whose task fails is sent again, preferably to another actor, and
+the dead actor is replaced by a new one (Ray places it on any node with room). A batch is
+tried at most ``1 + max_retries`` times; then each of its programs gets an ``ERROR`` result
+whose message gives the reason. A batch's results are only used when the whole batch came
+back, so no program is lost or reported twice.
+
+Threads. A single dispatcher thread in the driver batches, sends, waits and retries;
+futures are resolved (and ``progress`` called) from that thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from evaluator.formats.ours import problem_from_ours, problem_to_ours
+from evaluator.problem import Harness, Problem, TestCase, Verdict
+from evaluator.runner import GradeOptions, Grader, GradeResult
+from evaluator.runner.grading import TestResult
+from evaluator.sandbox import Isolation
+
+__all__ = ["GradingActor", "RayGrader", "ray_available"]
+
+# Ray must never phone home (usage stats) from a grading cluster; set before ray is imported.
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
+
+def ray_available() -> bool:
+    """Whether the optional ``ray`` extra is installed."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            'the ray backend needs Ray: pip install "microcoder[ray]" (on every node)'
+        ) from exc
+    return ray
+
+
+# -- the wire: plain data between the driver and the actors ----------------------------------
+
+
+def _options_to_wire(options: GradeOptions) -> dict[str, Any]:
+    data = asdict(options)
+    data["isolation"] = Isolation(options.isolation).value
+    return data
+
+
+def _options_from_wire(data: dict[str, Any]) -> GradeOptions:
+    return GradeOptions(**{**data, "isolation": Isolation(data["isolation"])})
+
+
+def _problem_from_wire(record: dict[str, Any]) -> Problem:
+    """The problem ``problem_to_ours`` wrote. A problem built in code may hold values the
+    schema's reader refuses (the local grader reports those as ERROR itself), so such a
+    record is rebuilt field by field instead: the actor grades exactly what the driver had."""
+    try:
+        return problem_from_ours(record)
+    except Exception:  # noqa: BLE001 - rebuilt as is, graded as locally
+        return Problem(
+            id=record["id"],
+            harness=Harness(record["harness"]),
+            tests=[TestCase(t["input"], t["output"]) for t in record.get("tests", [])],
+            func_name=record.get("func_name"),
+            judge=record.get("judge"),
+            time_limit=record.get("time_limit"),
+            memory_limit=record.get("memory_limit"),
+            prompt=record.get("prompt", ""),
+            test_code=record.get("test_code", ""),
+            entry_point=record.get("entry_point", ""),
+            metadata=dict(record.get("metadata") or {}),
+        )
+
+
+_Wire = tuple[str, str, str, list[tuple[str, float, float, int, str]]]
+
+
+def _result_to_wire(result: GradeResult) -> _Wire:
+    tests = [
+        (str(t.verdict), t.cpu_time, t.wall_time, t.peak_memory_kb, t.message) for t in result.tests
+    ]
+    return (result.problem_id, str(result.verdict), result.message, tests)
+
+
+def _result_from_wire(data: _Wire) -> GradeResult:
+    problem_id, verdict, message, tests = data
+    return GradeResult(
+        problem_id,
+        Verdict(verdict),
+        [TestResult(Verdict(v), cpu, wall, mem, msg) for v, cpu, wall, mem, msg in tests],
+        message,
+    )
+
+
+# -- the actor ---------------------------------------------------------------------------------
+
+
+class GradingActor:
+    """One node's grader, as a Ray actor (an async one: many batches share its pool).
+
+    Plain class: :class:`RayGrader` wraps it with ``ray.remote``, so a subclass (tests,
+    custom setup on the node) can be passed as ``actor_cls``.
+    """
+
+    def __init__(
+        self, options: dict[str, Any], workers: int | None, profile: str = "default"
+    ) -> None:
+        self.grader = Grader(_options_from_wire(options), workers=workers, profile=profile)
+
+    def info(self) -> dict[str, Any]:
+        """Where this actor runs and what sandbox it got (pool size, Landlock ABI...)."""
+        import socket
+
+        return {
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "workers": self.grader.pool.size,
+            "sandbox": dict(self.grader.pool.info),
+        }
+
+    async def grade_batch(self, problem: dict[str, Any], codes: list[str | None]) -> list[_Wire]:
+        """Grade ``codes`` on ``problem`` (a record of our schema); results in order."""
+        graded = _problem_from_wire(problem)
+        running = [asyncio.wrap_future(self.grader.submit(graded, code)) for code in codes]
+        return [_result_to_wire(result) for result in await asyncio.gather(*running)]
+
+    def shutdown(self) -> None:
+        self.grader.close()
+
+
+# -- the driver --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _PoolView:
+    """Stands in for ``Grader.pool`` (the CLI sizes its window with ``pool.size``)."""
+
+    size: int
+    info: dict[str, Any]
+
+
+@dataclass(eq=False)
+class _Batch:
+    problem: Problem
+    codes: list[str | None] = field(default_factory=list)
+    futures: list[Future[GradeResult]] = field(default_factory=list)
+    created: float = field(default_factory=time.monotonic)
+    attempts: int = 0
+    failed_on: set[int] = field(default_factory=set)  # actor slots it failed on
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class _Slot:
+    number: int
+    handle: Any
+    in_flight: int = 0
+    alive: bool = True
+
+
+class RayGrader:
+    """Grades programs on Ray actors; a drop-in for :class:`~evaluator.runner.Grader`.
+
+    ``address``: the cluster (``"auto"``, ``"ray://head:10001"``, ``"10.0.0.1:6379"``); None
+    joins the Ray already initialised in this process, else starts a local one (on
+    loopback, no dashboard) that :meth:`close` shuts down. ``actors``: how many
+    :class:`GradingActor` s (default: one per alive node). ``workers_per_actor``: each
+    actor's fork servers (default: its node's CPUs, or the cluster's CPUs / ``actors``).
+    ``actor_num_cpus``: the CPUs Ray reserves per actor (default: ``workers_per_actor``, so
+    Ray never packs more sandboxes on a node than it has cores). ``max_retries``: extra
+    tries of a failed batch before its programs are ERROR. ``max_in_flight``: batches
+    outstanding on the cluster (default: two per fork server, at least four per actor).
+    ``batch_size``/``linger``: the batching (module doc). ``max_pending``: programs
+    ``grade_many``/``imap`` keep submitted and unfinished (default: enough to fill the
+    window twice). ``actor_cls``: the actor class (a :class:`GradingActor` subclass).
+    ``init_kwargs``: more keywords for ``ray.init``. ``actor_options``: more for
+    ``.options()`` of each actor (``resources``, ``runtime_env``...).
+    """
+
+    def __init__(
+        self,
+        options: GradeOptions | None = None,
+        *,
+        address: str | None = None,
+        actors: int | None = None,
+        workers_per_actor: int | None = None,
+        actor_num_cpus: float | None = None,
+        profile: str = "default",
+        max_retries: int = 3,
+        max_in_flight: int | None = None,
+        batch_size: int = 16,
+        linger: float = 0.005,
+        max_pending: int | None = None,
+        actor_cls: type = GradingActor,
+        init_kwargs: dict[str, Any] | None = None,
+        actor_options: dict[str, Any] | None = None,
+        start_timeout: float = 300.0,
+    ) -> None:
+        ray = _ray()
+        self.options = options or GradeOptions()
+        self.max_retries = max(0, int(max_retries))
+        self.batch_size = max(1, int(batch_size))
+        self.linger = max(0.0, float(linger))
+        self._started_ray = False
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if address is None:
+                kwargs["_node_ip_address"] = "127.0.0.1"
+            kwargs.update(init_kwargs or {})
+            ray.init(address=address, **kwargs)
+            self._started_ray = True
+
+        nodes = [n for n in ray.nodes() if n.get("Alive")]
+        cluster_cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+        per_node: list[dict[str, Any]] = []
+        if actors is None:
+            # one actor per node, pinned there (softly: it may move if the node goes away)
+            from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+            for node in nodes:
+                cpus = int(node.get("Resources", {}).get("CPU", 0))
+                if cpus < 1 and workers_per_actor is None:
+                    continue  # a node without CPUs for Ray (e.g. a head kept free): skip
+                strategy = NodeAffinitySchedulingStrategy(node["NodeID"], soft=True)
+                per_node.append(
+                    {"workers": workers_per_actor or cpus, "scheduling_strategy": strategy}
+                )
+            if not per_node:
+                per_node.append({"workers": workers_per_actor or cluster_cpus})
+        else:
+            workers = workers_per_actor or max(1, cluster_cpus // max(1, actors))
+            per_node = [{"workers": workers, "scheduling_strategy": "SPREAD"}] * max(1, actors)
+
+        self._remote = ray.remote(actor_cls)
+        self._wire_options = _options_to_wire(self.options)
+        self._profile = profile
+        self._actor_num_cpus = actor_num_cpus
+        self._actor_options = dict(actor_options or {})
+        self._placements = per_node
+        self._slots: list[_Slot] = []
+        for placement in per_node:
+            self._slots.append(self._start_actor(placement))
+        self.workers = sum(p["workers"] for p in per_node)
+        self.max_in_flight = max_in_flight or max(4 * len(per_node), 2 * self.workers)
+        self.max_pending = max_pending or max(64, 2 * self.max_in_flight * self.batch_size)
+        self.max_replacements = len(per_node) * (self.max_retries + 1) + 4
+        self.replacements = 0
+        self.retried_batches = 0
+        self.failed_batches = 0
+        try:
+            infos = ray.get([s.handle.info.remote() for s in self._slots], timeout=start_timeout)
+        except BaseException:
+            self._kill_actors()
+            if self._started_ray:
+                ray.shutdown()
+            raise
+        self.actor_info: list[dict[str, Any]] = list(infos)
+        # what code written for Grader reads of its pool: ``pool.size`` and ``pool.info``
+        self.pool = _PoolView(self.workers, dict(infos[0]["sandbox"]) if infos else {})
+
+        self._queue: queue.SimpleQueue[tuple[Problem, str | None, Future[GradeResult]] | None]
+        self._queue = queue.SimpleQueue()
+        self._closing = False
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._dispatch, name="ray-grader", daemon=True)
+        self._thread.start()
+
+    # -- the Grader interface --------------------------------------------------------------
+
+    @property
+    def actors(self) -> list[Any]:
+        """Handles of the live actors (for inspection, or to kill one in a test)."""
+        return [slot.handle for slot in self._slots if slot.alive]
+
+    def submit(self, problem: Problem, code: str | None) -> Future[GradeResult]:
+        """Queue one program; the future resolves to its result. Never blocks (the caller
+        bounds what it submits; ``grade_many``/``imap`` do)."""
+        future: Future[GradeResult] = Future()
+        with self._lock:
+            if self._closing:
+                raise RuntimeError("this RayGrader is closed")
+            self._queue.put((problem, code, future))
+        return future
+
+    def grade(self, problem: Problem, code: str | None) -> GradeResult:
+        return self.submit(problem, code).result()
+
+    def imap(
+        self,
+        items: Iterable[tuple[Problem, str | None]],
+        progress: Callable[[GradeResult], None] | None = None,
+    ) -> Iterator[GradeResult]:
+        """Results in input order, as they become available; ``items`` is read lazily and at
+        most ``max_pending`` programs are unfinished at a time. ``progress`` is called as
+        each result completes (any order, from the dispatcher thread)."""
+        window: collections.deque[Future[GradeResult]] = collections.deque()
+        for problem, code in items:
+            if len(window) >= self.max_pending:
+                yield window.popleft().result()
+            future = self.submit(problem, code)
+            if progress is not None:
+                future.add_done_callback(lambda f: progress(f.result()))
+            window.append(future)
+        while window:
+            yield window.popleft().result()
+
+    def grade_many(
+        self,
+        items: Iterable[tuple[Problem, str | None]],
+        progress: Callable[[GradeResult], None] | None = None,
+    ) -> list[GradeResult]:
+        """Grade on the cluster; results in input order (as :meth:`Grader.grade_many`)."""
+        return list(self.imap(items, progress))
+
+    def close(self) -> None:
+        """Finish what was submitted, stop the actors (and Ray, when this grader started it)."""
+        with self._lock:
+            if self._closing:
+                return
+            self._closing = True
+            self._queue.put(None)
+        self._thread.join()
+        self._kill_actors(graceful=True)
+        if self._started_ray:
+            _ray().shutdown()
+
+    def __enter__(self) -> RayGrader:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- actors ----------------------------------------------------------------------------
+
+    def _start_actor(self, placement: dict[str, Any]) -> _Slot:
+        options: dict[str, Any] = {
+            "num_cpus": placement["workers"]
+            if self._actor_num_cpus is None
+            else self._actor_num_cpus,
+            "max_restarts": 0,  # this grader replaces dead actors and re-sends their work
+            "max_concurrency": 1000,
+        }
+        if "scheduling_strategy" in placement:
+            options["scheduling_strategy"] = placement["scheduling_strategy"]
+        options.update(self._actor_options)
+        handle = self._remote.options(**options).remote(
+            self._wire_options, placement["workers"], self._profile
+        )
+        number = len(getattr(self, "_slots", []))
+        return _Slot(number, handle)
+
+    def _replace(self, slot: _Slot) -> None:
+        ray = _ray()
+        if not slot.alive:
+            return
+        slot.alive = False
+        try:
+            ray.kill(slot.handle, no_restart=True)
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+        if self.replacements >= self.max_replacements:
+            return
+        self.replacements += 1
+        placement = dict(self._placements[slot.number % len(self._placements)])
+        placement.pop("scheduling_strategy", None)  # its node may be the one that died
+        new = self._start_actor(placement)
+        new.number = len(self._slots)
+        self._placements.append(placement)
+        self._slots.append(new)
+
+    def _kill_actors(self, graceful: bool = False) -> None:
+        ray = _ray()
+        live = [slot for slot in self._slots if slot.alive]
+        if graceful and live:
+            try:
+                ray.get([s.handle.shutdown.remote() for s in live], timeout=30)
+            except Exception:  # noqa: BLE001 - killed below anyway
+                pass
+        for slot in live:
+            slot.alive = False
+            try:
+                ray.kill(slot.handle, no_restart=True)
+            except Exception:  # noqa: BLE001
+                pass
+
+    # -- the dispatcher thread -------------------------------------------------------------
+
+    def _dispatch(self) -> None:
+        ray = _ray()
+        open_batches: dict[int, _Batch] = {}  # id(problem) -> batch being filled
+        ready: collections.deque[_Batch] = collections.deque()
+        in_flight: dict[Any, tuple[_Batch, _Slot]] = {}
+        stopping = False
+        try:
+            while True:
+                # 1. take what was submitted (wait only when there is nothing else to do)
+                idle = not in_flight and not ready and not open_batches
+                timeout = None if idle else 0.0
+                while True:
+                    try:
+                        entry = self._queue.get() if timeout is None else self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    timeout = 0.0
+                    if entry is None:
+                        stopping = True
+                        continue
+                    problem, code, future = entry
+                    batch = open_batches.get(id(problem))
+                    if batch is None:
+                        batch = open_batches[id(problem)] = _Batch(problem)
+                    batch.codes.append(code)
+                    batch.futures.append(future)
+                    if len(batch.codes) >= self.batch_size:
+                        ready.append(open_batches.pop(id(problem)))
+                # 2. batches that waited long enough leave (all of them when stopping)
+                now = time.monotonic()
+                for key, batch in list(open_batches.items()):
+                    if stopping or now - batch.created >= self.linger:
+                        ready.append(open_batches.pop(key))
+                # 3. send, up to the window
+                while ready and len(in_flight) < self.max_in_flight:
+                    batch = ready.popleft()
+                    slot = self._pick(batch)
+                    if slot is None:
+                        self._give_up(batch, "no live grading actor left")
+                        continue
+                    batch.attempts += 1
+                    ref = slot.handle.grade_batch.remote(
+                        problem_to_ours(batch.problem), batch.codes
+                    )
+                    slot.in_flight += 1
+                    in_flight[ref] = (batch, slot)
+                if stopping and not in_flight and not ready and not open_batches:
+                    return
+                if not in_flight:
+                    if open_batches:
+                        time.sleep(self.linger)
+                    continue
+                # 4. collect what finished
+                wait = self.linger if (open_batches or not self._queue.empty()) else 0.05
+                done, _ = ray.wait(list(in_flight), num_returns=1, timeout=wait)
+                if done:
+                    rest = [ref for ref in in_flight if ref not in done]
+                    more, _ = ray.wait(rest, num_returns=len(rest), timeout=0) if rest else ([], [])
+                    for ref in [*done, *more]:
+                        batch, slot = in_flight.pop(ref)
+                        slot.in_flight -= 1
+                        self._settle(ray, ref, batch, slot, ready)
+        except BaseException as exc:  # noqa: BLE001 - a bug here must not hang the callers
+            pending = [*open_batches.values(), *ready, *(b for b, _ in in_flight.values())]
+            for batch in pending:
+                for future in batch.futures:
+                    if not future.done():
+                        future.set_exception(exc)
+            raise
+
+    def _settle(self, ray: Any, ref: Any, batch: _Batch, slot: _Slot, ready: Any) -> None:
+        try:
+            wires = ray.get(ref)
+        except ray.exceptions.RayActorError as exc:
+            reason = f"actor died: {_first_line(exc)}"
+            self._replace(slot)
+        except ray.exceptions.RayError as exc:
+            reason = f"ray task failed: {_first_line(exc)}"
+        else:
+            for future, wire in zip(batch.futures, wires, strict=True):
+                future.set_result(_result_from_wire(wire))
+            return
+        batch.failed_on.add(slot.number)
+        batch.reasons.append(reason)
+        if batch.attempts > self.max_retries:
+            self._give_up(batch, reason)
+        else:
+            self.retried_batches += 1
+            ready.appendleft(batch)  # retried first: older work finishes first
+
+    def _pick(self, batch: _Batch) -> _Slot | None:
+        live = [slot for slot in self._slots if slot.alive]
+        if not live:
+            return None
+        fresh = [slot for slot in live if slot.number not in batch.failed_on] or live
+        return min(fresh, key=lambda slot: slot.in_flight)
+
+    def _give_up(self, batch: _Batch, reason: str) -> None:
+        self.failed_batches += 1
+        tries = batch.attempts
+        message = f"ray backend: not graded after {tries} tries ({reason})"
+        for future in batch.futures:
+            future.set_result(GradeResult(batch.problem.id, Verdict.ERROR, message=message))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    line = text[0] if text else type(exc).__name__
+    return f"{type(exc).__name__}: {line}"[:300]

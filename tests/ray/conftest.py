@@ -1,0 +1,29 @@
+"""A real local Ray cluster for the Ray backend's tests: loopback only, no dashboard, no
+usage stats; started once for the module that asks for it and shut down at the end."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+os.environ.setdefault("RAY_DISABLE_DOCKER_CPU_WARNING", "1")
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """Two CPUs, so two one-CPU grading actors (two worker processes) fit."""
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        _node_ip_address="127.0.0.1",
+        configure_logging=False,
+    )
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
