@@ -23,6 +23,11 @@ _EXPORTS = {
     "SandboxPool": "evaluator.sandbox",
     "Limits": "evaluator.sandbox",
     "Isolation": "evaluator.sandbox",
+    "CodeReward": "evaluator.reward",
+    "AsyncCodeReward": "evaluator.reward",
+    "verl_compute_score": "evaluator.reward",
+    "verl_compute_score_batch": "evaluator.reward",
+    "problem_from_ground_truth": "evaluator.reward",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -111,11 +111,17 @@ class GradeOptions:
     judge: str = DEFAULT_JUDGE
     isolation: Isolation = Isolation.TEST
     early_exit: bool = False
+    # The wall-clock backstop is ``wall_factor * time limit + wall_slack`` seconds; None keeps
+    # the sandbox's default (2x + 1 s), generous so that machine load never changes a verdict.
+    # RL rewards may tighten it (a sleeping or starved program then costs less wall time).
+    wall_factor: float | None = None
+    wall_slack: float = 1.0
 
     def limits_for(self, problem: Problem) -> Limits:
+        cpu = problem.time_limit or self.time_limit
+        wall = None if self.wall_factor is None else self.wall_factor * cpu + self.wall_slack
         return Limits(
-            cpu_time=problem.time_limit or self.time_limit,
-            memory_mb=problem.memory_limit or self.memory_limit,
+            cpu_time=cpu, wall_time=wall, memory_mb=problem.memory_limit or self.memory_limit
         )
 
 

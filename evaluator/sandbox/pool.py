@@ -57,6 +57,10 @@ class WorkerDied(RuntimeError):
     """The fork server went away (killed from outside, or a bug): it will be replaced."""
 
 
+class _JobFailed(Exception):
+    """A job failed outside the server (its ``on_result`` raised); its worker was closed."""
+
+
 class _Worker:
     """One fork server process and the pipes to it. Used by a single pool thread."""
 
@@ -96,10 +100,9 @@ class _Worker:
         self.info = json.loads(ready)
         return self
 
-    def run(
-        self, job: Job, on_result: OnResult | None, offset: int, results: list[RunResult]
-    ) -> None:
-        """Run ``job`` and append its results; raises WorkerDied if the server goes away."""
+    def run(self, job: Job, on_result: OnResult | None, results: list[RunResult]) -> None:
+        """Run ``job`` and append its results to ``results`` (which may already hold the
+        results of the tests before ``job``'s first); raises WorkerDied if the server goes."""
         wire = job.to_wire()
         wire["early_exit"] = on_result is not None
         try:
@@ -117,7 +120,7 @@ class _Worker:
                 result = _run_result(fields, stdout, stderr)
                 results.append(result)
                 if on_result is not None:
-                    go_on = on_result(offset + len(results) - 1, result)
+                    go_on = on_result(len(results) - 1, result)  # index within the whole job
                     write_frames(self.to_server, b"1" if go_on else b"0")
         except (BrokenPipeError, ConnectionResetError) as exc:
             raise WorkerDied(f"fork server died: {exc}") from None
@@ -244,6 +247,9 @@ class SandboxPool:
             try:
                 worker, result = self._run_job(worker, job, on_result)
                 future.set_result(result)
+            except _JobFailed as failed:
+                worker = None  # closed by _run_job; a fresh one is started for the next job
+                future.set_exception(failed.__cause__ or failed)
             except BaseException as exc:  # noqa: BLE001 - handed to the caller, never lost
                 future.set_exception(exc)
         if worker is not None:
@@ -258,9 +264,12 @@ class SandboxPool:
             done = len(results)
             part = job if done == 0 else _rest_of(job, done)
             try:
-                worker.run(part, on_result, done, results)
+                worker.run(part, on_result, results)
                 return worker, JobResult(results, restarts)
-            except WorkerDied:
+            except BaseException as exc:
+                if not isinstance(exc, WorkerDied):  # e.g. on_result raised: the server is
+                    worker.close()  # mid-job, so it cannot be reused; the caller gets the error
+                    raise _JobFailed(exc) from exc
                 worker.close()
                 worker = None
                 restarts += 1

@@ -168,3 +168,25 @@ def test_cli_grade_with_ray_backend_matches_local(ray_cluster, tmp_path):
             (r["question_id"], r["graded_list"]) for r in json.loads(out.read_text())
         ]
     assert outputs["ray"] == outputs["local"] == [("a", [True, False]), ("b", [True, False])]
+
+
+def test_code_reward_on_ray(ray_cluster):
+    import json
+
+    from evaluator.reward import CodeReward
+
+    tests = json.dumps([{"input": "4\n", "output": "16\n", "testtype": "stdin"}])
+    completions = [
+        "```python\nprint(int(input()) ** 2)\n```",
+        "```python\nprint(4)\n```",
+        "no code",
+    ]
+    with CodeReward(backend="ray", ray_options={"actors": 1, "workers_per_actor": 1}) as reward:
+        rewards = reward(
+            prompts=["p"] * 3,
+            completions=completions,
+            public_test_cases=[tests] * 3,
+            question_id=["sq"] * 3,
+        )
+    assert rewards == [1.0, 0.0, 0.0]
+    assert reward.last_verdicts == ["AC", "WA", "NO_CODE"]

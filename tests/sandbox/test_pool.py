@@ -143,3 +143,37 @@ def test_servers_survive_a_terminal_interrupt(tmp_path):
         server = next(c for c in psutil.Process().children() if c.cwd().startswith(str(tmp_path)))
         assert os.getpgid(server.pid) != os.getpgid(0)  # Ctrl-C goes to the caller's group only
         assert own.run(_echo("alive")).runs[0].stdout == b"alive\n"
+
+
+def _kill_servers(tmp_path) -> None:
+    import psutil
+
+    for child in psutil.Process().children():
+        if child.cwd().startswith(str(tmp_path)):
+            child.kill()
+
+
+def test_early_exit_indices_survive_a_server_restart(tmp_path):
+    seen: list[int] = []
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as own:
+        code = "import time; time.sleep(0.2); print(input())"
+        job = Job(code=code, inputs=[str(n) for n in range(4)])
+        future = own.submit(job, lambda index, run: seen.append(index) or True)
+        time.sleep(0.5)  # inside the second or third test
+        _kill_servers(tmp_path)
+        result = future.result(timeout=30)
+        assert [r.stdout for r in result.runs] == [f"{n}\n".encode() for n in range(4)]
+        assert seen == [0, 1, 2, 3]
+        assert own.restarts >= 1
+
+
+def test_a_failing_callback_fails_its_job_only(tmp_path):
+    def explode(index, run):
+        raise ValueError("callback broke")
+
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as own:
+        future = own.submit(Job(code="print(input())", inputs=["a", "b"]), explode)
+        with pytest.raises(ValueError, match="callback broke"):
+            future.result(timeout=30)
+        assert own.run(_echo("next")).runs[0].stdout == b"next\n"
+    assert list(tmp_path.iterdir()) == []  # the abandoned server's temp dir is gone too

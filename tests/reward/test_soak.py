@@ -1,0 +1,70 @@
+"""Many reward calls leave nothing behind: processes, fds, temp files; caller RSS bounded."""
+
+from __future__ import annotations
+
+import gc
+import glob
+import os
+import tempfile
+
+import psutil
+
+from evaluator import CodeReward
+
+TESTS = [{"input": f"{i} {i + 1}\n", "output": f"{2 * i + 1}\n"} for i in range(5)]
+COMPLETIONS = [
+    "```python\nprint(sum(map(int, input().split())))\n```",
+    "```python\nprint(0)\n```",
+    "```python\nraise SystemExit(2)\n```",
+    "no code here",
+    [
+        {
+            "role": "assistant",
+            "content": "```py\na, b = map(int, input().split())\nprint(a + b)\n```",
+        }
+    ],
+    "```python\nimport sys\nprint(sum(map(int, sys.stdin.read().split())))\n```",
+    "```python\nprint(1/0)\n```",
+    "```python\nx = input()\nprint(x)\n```",
+]
+EXPECTED = [1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]
+
+
+def _entries(path: str) -> int:
+    return sum(len(dirs) + len(files) for _, dirs, files in os.walk(path))
+
+
+def snapshot(pool) -> dict[str, int]:
+    gc.collect()
+    me = psutil.Process()
+    return {
+        "descendants": len(me.children(recursive=True)),
+        "fds": len(os.listdir("/proc/self/fd")),
+        "threads": me.num_threads(),
+        # the fork servers' private temp dirs (their cwd): run dirs left behind would pile up
+        "temp_entries": sum(
+            _entries(server.cwd())
+            for server in me.children()
+            if server.status() != psutil.STATUS_ZOMBIE  # a replaced server the pool lost
+        ),
+        "temp_dirs": len(glob.glob(os.path.join(pool.tmp_dir or tempfile.gettempdir(), "mcsbx-*"))),
+        "rss_kb": me.memory_info().rss // 1024,
+    }
+
+
+def test_soak_300_calls_of_8(pool):
+    with CodeReward(pool=pool) as reward:
+        for _ in range(20):  # warm up caches and allocator
+            assert reward(None, COMPLETIONS, tests=[TESTS] * len(COMPLETIONS)) == EXPECTED
+        before = snapshot(pool)
+        for i in range(300):
+            tests = [
+                [dict(t) for t in TESTS] for _ in COMPLETIONS
+            ]  # fresh row objects, as TRL gives
+            assert reward(None, COMPLETIONS, question_id=[f"q{i % 7}"] * 8, tests=tests) == EXPECTED
+        after = snapshot(pool)
+    # temp_dirs is only reported: other users share /tmp
+    for key in ("descendants", "fds", "threads", "temp_entries"):
+        assert after[key] == before[key], (key, before, after)
+    assert after["rss_kb"] - before["rss_kb"] < 20 * 1024, (before, after)
+    assert pool.restarts == 0
