@@ -137,20 +137,27 @@ def test_close_can_cancel_queued_jobs(tmp_path):
 def test_servers_survive_a_terminal_interrupt(tmp_path):
     import os
 
-    import psutil
-
     with SandboxPool(workers=1, tmp_dir=tmp_path) as own:
-        server = next(c for c in psutil.Process().children() if c.cwd().startswith(str(tmp_path)))
+        server = next(c for c in _servers_under(tmp_path))
         assert os.getpgid(server.pid) != os.getpgid(0)  # Ctrl-C goes to the caller's group only
         assert own.run(_echo("alive")).runs[0].stdout == b"alive\n"
 
 
-def _kill_servers(tmp_path) -> None:
+def _servers_under(tmp_path):
+    """Our fork servers whose temp dir is under ``tmp_path`` (other children are skipped)."""
     import psutil
 
     for child in psutil.Process().children():
-        if child.cwd().startswith(str(tmp_path)):
-            child.kill()
+        try:
+            if child.cwd().startswith(str(tmp_path)):
+                yield child
+        except (psutil.Error, OSError):
+            continue
+
+
+def _kill_servers(tmp_path) -> None:
+    for child in _servers_under(tmp_path):
+        child.kill()
 
 
 def test_early_exit_indices_survive_a_server_restart(tmp_path):
