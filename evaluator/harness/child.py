@@ -307,12 +307,28 @@ def run_test(
             traceback.print_exception(exc, limit=-_TRACEBACK_FRAMES, file=stderr)
         except BaseException:  # noqa: BLE001
             pass
+    _join_program_threads()
     for stream in (sys.stdout, stdout, sys.stderr, stderr):
         try:
             stream.flush()
         except BaseException:  # noqa: BLE001 - a closed or replaced stream
             pass
     return report
+
+
+def _join_program_threads() -> None:
+    """Wait for the program's non-daemon threads, as the interpreter does before exiting
+    (``threading.Thread(target=main).start()`` is a common contest idiom for a big stack).
+    The CPU limit and the wall-clock backstop bound the wait."""
+    import threading
+
+    current = threading.current_thread()
+    for thread in threading.enumerate():
+        if thread is not current and not thread.daemon:
+            try:
+                thread.join()
+            except BaseException:  # noqa: BLE001 - e.g. a thread object the program broke
+                pass
 
 
 def _system_exit(exc: SystemExit, stderr: Any) -> dict[str, Any]:

@@ -24,6 +24,7 @@ READERS = {
     "buffer-readline": "import sys\nn = int(sys.stdin.buffer.readline())\nfor _ in range(n):\n    print(sum(map(int, sys.stdin.buffer.readline().split())))",
     "open0": "d = open(0).read().split()\nfor i in range(int(d[0])):\n    print(int(d[1+2*i]) + int(d[2+2*i]))",
     "readlines": "import sys\nfor l in sys.stdin.readlines()[1:]:\n    print(sum(map(int, l.split())))",
+    "big-stack-thread": "import sys, threading\nsys.setrecursionlimit(10**6)\nthreading.stack_size(2**26)\ndef main():\n    n = int(input())\n    for _ in range(n):\n        print(sum(map(int, input().split())))\nthreading.Thread(target=main).start()",
     "input-then-read": "n = int(input())\nimport sys\nrest = sys.stdin.read().split()\nassert len(rest) == 2 * n\nfor i in range(n):\n    print(int(rest[2*i]) + int(rest[2*i+1]))",
 }
 
