@@ -245,7 +245,9 @@ def trivial_cases(count: int, tests: int = 10) -> list[Case]:
 
 
 def run_ours(cases: list[Case], workers: int, isolation: Isolation, timeout: float):
-    grader = Grader(GradeOptions(isolation=isolation, time_limit=timeout), workers=workers)
+    # Early exit, as every peer here stops a program at its first failing test.
+    options = GradeOptions(isolation=isolation, time_limit=timeout, early_exit=True)
+    grader = Grader(options, workers=workers)
     try:
         grader.grade_many([(cases[0].problem, cases[0].ours_code)] * workers)  # warm-up
         start = snapshot_start()
