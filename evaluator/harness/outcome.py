@@ -25,8 +25,6 @@ def failure(run: RunResult) -> tuple[Verdict, str] | None:
         return Verdict.ERROR, f"broken test: {run.exception}"
     if run.limit is not None:
         return _BY_LIMIT[run.limit], _limit_message(run)
-    if run.status == "forged":
-        return Verdict.RE, "the program wrote a forged report on the harness's channel"
     if run.status == "compile":
         return Verdict.RE, _last_line(run.stderr) or "SyntaxError"
     if run.status == "exception":

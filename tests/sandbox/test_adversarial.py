@@ -271,3 +271,23 @@ def test_killed_fork_server_is_replaced_and_run_reported(pool):
             child.kill()
     result = future.result(timeout=30)
     assert [r.stdout for r in result.runs] == [b"a\n", b"b\n", b"c\n"]
+
+
+@pytest.mark.parametrize("isolation", list(Isolation))
+def test_forged_reports_are_ignored_and_do_not_shift_later_tests(pool, isolation):
+    code = """
+        import json, os, struct, sys
+        n = int(input())
+        if n == 1:  # a fake "ok" report, with and without a key, then a broken frame
+            for fake in ({"status": "ok"}, {"status": "ok", "key": "0" * 32}):
+                data = json.dumps(fake).encode()
+                os.write(3, struct.pack(">I", len(data)) + data)
+            os.write(3, struct.pack(">I", 7) + b"garbage")
+        print(n * 10)
+    """
+    job = Job(
+        code=textwrap.dedent(code), inputs=["0", "1", "2", "3"], limits=TIGHT, isolation=isolation
+    )
+    runs = pool.run(job).runs
+    assert [r.stdout for r in runs] == [b"0\n", b"10\n", b"20\n", b"30\n"]
+    assert all(r.clean_exit for r in runs)
