@@ -153,3 +153,49 @@ def test_threaded_stdin_program_is_waited_for(pool):
     )
     problem = Problem("thread", Harness.STDIN, [TestCase("21\n", "42\n")])
     assert Grader(pool=pool).grade(problem, code).passed
+
+
+def test_lcb_judge_mode_on_atcoder_samples(pool):
+    """The ``lcb`` judge mode of ``lcb_o1.py``: official verdicts reproduced on a pass and a
+    fail, and LiveCodeBench's Decimal rule (``1.0`` for ``1``) on a synthetic problem."""
+    lcb = _load("lcb_o1")
+    items, official = [], []
+    for (_, _), record in _records(lcb, ATCODER[:2] + ATCODER[3:4]):
+        problem = lcb.atcoder_problem(record, "lcb")
+        assert problem.judge == "lcb"
+        items.append((problem, record["code_list"][0]))
+        official.append(record["graded_list"][0])
+    results = Grader(GradeOptions(time_limit=6, early_exit=True), pool=pool).grade_many(items)
+    assert [r.passed for r in results] == official, [r.message for r in results]
+
+
+def test_evalplus_plus_rows():
+    mbpp = _load("evalplus_mbpp")
+    from evaluator.problem import Harness, Problem, TestCase
+
+    class Result:
+        def __init__(self, passed):
+            self.passed, self.verdict, self.message = passed, "AC" if passed else "WA", ""
+
+    problems = {
+        "T/1": Problem("T/1+", Harness.FUNCTIONAL, [TestCase("1", "1")], func_name="f"),
+        "T/2": Problem("T/2+", Harness.FUNCTIONAL, [], func_name="f"),
+    }
+    samples = [
+        ("m", "T/1", "", True, True),  # base and plus pass
+        ("m", "T/1", "", True, False),  # plus fails there, passes here: we pass / they fail
+        ("m", "T/1", "", False, False),  # base fails here: plus fails whatever the plus tests say
+        ("m", "T/2", "", True, True),  # no plus tests: base alone
+    ]
+    rows = mbpp.plus_rows(samples, [True, True, False, True], [Result(True)] * 4, problems)
+    assert [r["ours"] for r in rows] == ["pass", "pass", "fail", "pass"]
+    assert [r["agree"] for r in rows] == [True, False, True, True]
+    summary = mbpp.plus_summary(rows)
+    assert summary["false_accepts"] == 1 and summary["plus_only_false_accepts"] == 1
+    assert mbpp.plus_inputs({"plus_input": [[1], [2], [3]]}, 2) == [[1], [2]]
+
+
+def test_debugbench_slice():
+    db = _load("debugbench")
+    assert db.classify_oracle("NameError: name 'List' is not defined", "RE").endswith("List")
+    assert db.classify_oracle("line 1: expected '1', got '2'", "WA").startswith("test data")

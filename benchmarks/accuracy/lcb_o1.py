@@ -15,8 +15,11 @@ are not available offline, so we grade with other tests:
   ``entry_point``).
 * **AtCoder half**: "Sample Input k" / "Sample Output k" parsed from ``question_content`` into
   stdin tests, judged by ``lines`` (our default), by ``float`` where the statement allows an
-  absolute/relative error (tolerance taken from the statement; ``lines`` elsewhere), and by
-  ``lenient`` (the paper's chain).
+  absolute/relative error (tolerance taken from the statement; ``lines`` elsewhere), by
+  ``lenient`` (the paper's chain) and by ``lcb`` (LiveCodeBench's own comparison: strip, lines,
+  exact ``Decimal``; :mod:`evaluator.judges.lcb`), which should reproduce the official
+  verdicts more closely where they turn on the comparison (not where they turn on the
+  official harness, e.g. threaded programs).
 * Codeforces (9 records per model) have no offline tests: not graded.
 
 Every disagreement where we accept and LiveCodeBench rejects is re-run on LiveCodeBench's own
@@ -25,7 +28,8 @@ grader accepts the program on that very test (``AC``: the official verdict does 
 a likely official false negative) or not (our tests are weaker: samples / fewer tests).
 
 Usage: ``python benchmarks/accuracy/lcb_o1.py [--half leetcode|atcoder|both] [--workers 2]
-[--time-limit 6] [--limit N]``. Writes ``benchmarks/accuracy/results/lcb_o1.json``.
+[--time-limit 6] [--limit N] [--judges lines,float,lenient,lcb]``. Writes
+``benchmarks/accuracy/results/lcb_o1.json``.
 """
 
 from __future__ import annotations
@@ -528,7 +532,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="grade threaded stdin programs as they are (shows the grader's thread bug)",
     )
+    parser.add_argument(
+        "--judges",
+        default="lines,float,lenient,lcb",
+        help="comma-separated judges for the AtCoder half (lines, float, lenient, lcb)",
+    )
     args = parser.parse_args(argv)
+    judges = [j.strip() for j in args.judges.split(",") if j.strip()]
+    unknown = sorted(set(judges) - {"lines", "float", "lenient", "lcb"})
+    if unknown:
+        parser.error(f"unknown judge(s) for the AtCoder half: {', '.join(unknown)}")
 
     classified = {}
     if os.path.exists(CLASSIFICATION):
@@ -538,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.half in ("leetcode", "both"):
         runs.append(("leetcode", "lines"))
     if args.half in ("atcoder", "both"):
-        runs += [("atcoder", "lines"), ("atcoder", "float"), ("atcoder", "lenient")]
+        runs += [("atcoder", judge) for judge in judges]
     lcd = load_leetcodedataset() if args.half != "atcoder" else {}
     options = GradeOptions(time_limit=args.time_limit, early_exit=True)
     reports = []
@@ -557,6 +570,9 @@ def main(argv: list[str] | None = None) -> int:
     lenient = compare_judges(reports, "lines", "lenient")
     if lenient:
         print("lenient vs lines (AtCoder):", json.dumps(lenient["summary"]))
+    lcb = compare_judges(reports, "lines", "lcb")
+    if lcb:
+        print("lcb vs lines (AtCoder):", json.dumps(lcb["summary"]))
     if args.out:
         out = args.out
     else:
@@ -571,6 +587,7 @@ def main(argv: list[str] | None = None) -> int:
                 "early_exit": True,
                 "thread_join": args.thread_join,
                 "lenient_vs_lines": lenient,
+                "lcb_vs_lines": lcb,
                 "runs": reports,
             },
             handle,

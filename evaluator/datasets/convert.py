@@ -191,6 +191,19 @@ def _question_and_starter(record: dict[str, Any]) -> tuple[str, str]:
     return content, starter
 
 
+def _str_result(output: str) -> str:
+    """A ``-> str`` result as JSON. Newer LeetCodeDataset files write it unquoted (``aa``),
+    older ones quoted (``"aa"``): a quoted literal is taken as the string it spells."""
+    if output[:1] in ("'", '"') and output[-1:] == output[:1]:
+        try:
+            value = ast.literal_eval(output)
+        except (ValueError, SyntaxError):
+            value = None
+        if isinstance(value, str):
+            return json.dumps(value)
+    return json.dumps(output)
+
+
 def leetcode_to_lcb(record: dict[str, Any], source: str = "LeetCodeDataset") -> dict[str, Any]:
     """One LeetCodeDataset record as a LiveCodeBench record; :class:`Skipped` with the reason
     when it cannot be converted (see the module docstring)."""
@@ -225,7 +238,7 @@ def leetcode_to_lcb(record: dict[str, Any], source: str = "LeetCodeDataset") -> 
             output = str(case.get("output", ""))
             if output.startswith(("Error:", "Execution timed out")):
                 raise Skipped("the output is the generator's error message")
-            expected = json.dumps(output) if returns_str else python_literal_to_json(output)
+            expected = _str_result(output) if returns_str else python_literal_to_json(output)
             tests.append(("\n".join(parse_call_input(str(case.get("input", "")))), expected))
         except Skipped as exc:
             reason = re.sub(r"'.*'", "...", str(exc))

@@ -10,6 +10,7 @@ rule, with testlib's standard checkers as the reference semantics:
 ``float``   tokens, real numbers within ``abs_tol`` OR ``rel_tol`` (testlib ``rcmp6``)
 ``yesno``   tokens, ``yes``/``no`` case-insensitive, everything else case-sensitive
 ``lenient`` the MicroCoder paper's fallback chain: ACCEPTS WRONG ANSWERS, never a default
+``lcb``     LiveCodeBench's stdio check (strip, lines, exact ``Decimal``), for comparisons
 ========== ===========================================================================
 
 Call-based problems compare decoded return values with :func:`compare_values` instead.
@@ -23,7 +24,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from . import exact, floats, lenient, lines, tokens, yesno
+from . import exact, floats, lcb, lenient, lines, tokens, yesno
 from .base import Comparison
 from .checker import ProgramChecker, PythonChecker, build_checker, is_checker_spec
 from .values import compare_values
@@ -37,6 +38,7 @@ JUDGES: dict[str, Callable[..., Comparison]] = {
     "float": floats.check,
     "yesno": yesno.check,
     "lenient": lenient.check,
+    "lcb": lcb.check,
 }
 
 DEFAULT_JUDGE = "lines"

@@ -76,6 +76,18 @@ def test_str_results_written_unquoted_are_strings():
     assert problem.tests[0].output == '"11"'
 
 
+def test_str_results_written_quoted_are_not_quoted_twice():
+    """Older LeetCodeDataset files quote str results (found by the DebugBench accuracy run)."""
+    record = {
+        "task_id": "t",
+        "entry_point": "Solution().f",
+        "completion": "class Solution:\n    def f(self, n: int) -> str:\n        return 'A'\n",
+        "input_output": [{"input": "n = 1", "output": '"A"'}, {"input": "n = 2", "output": "'B'"}],
+    }
+    problem = problem_from_lcb(leetcode_to_lcb(record))
+    assert [t.output for t in problem.tests] == ['"A"', '"B"']
+
+
 def test_tree_problems_are_skipped():
     record = {
         "task_id": "t",

@@ -8,8 +8,8 @@ import pytest
 from evaluator.judges import JUDGES, Comparison, compare_values, get_judge
 from evaluator.judges import floats as floats_module
 
-NAMES = ["exact", "lines", "tokens", "float", "yesno", "lenient"]
-STRICT = [name for name in NAMES if name != "lenient"]
+NAMES = ["exact", "lines", "tokens", "float", "yesno", "lenient", "lcb"]
+STRICT = [name for name in NAMES if name not in ("lenient", "lcb")]  # lcb ignores leading space
 
 
 def test_names():
