@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# Third-party data (../shared/data beside the checkout, as in CI; else the workplace's copy).
+_BESIDE = Path(__file__).resolve().parents[2] / "shared" / "data"
+os.environ.setdefault(
+    "MICROCODER_SHARED_DATA", str(_BESIDE if _BESIDE.is_dir() else Path("/work/shared/data"))
+)
 
 from evaluator.sandbox import SandboxPool  # noqa: E402
 

@@ -20,12 +20,7 @@ from evaluator.sandbox import SandboxPool
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks" / "accuracy"
-DATA = Path("/work/shared/data")
-
-pytestmark = pytest.mark.skipif(
-    not (DATA / "lcb_submissions").is_dir() or not (DATA / "evalplus").is_dir(),
-    reason="third-party data in /work/shared/data is not available",
-)
+DATA = Path(os.environ["MICROCODER_SHARED_DATA"])
 
 # (model, question_id): official verdicts, reproduced by our grader on these.
 LEETCODE = [

