@@ -7,6 +7,7 @@ the candidate's objects never reach an ``==``."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 from evaluator.judges import compare_values
@@ -27,6 +28,16 @@ def build_job(problem: Problem, code: str, limits: Limits, isolation: Isolation)
     )
 
 
+def _big_int(text: str) -> int:
+    # Python refuses int(str) beyond 4,300 digits; Decimal has no such limit, nor has int(Decimal).
+    return int(text) if len(text) <= 4000 else int(Decimal(text))
+
+
+def loads(text: str) -> Any:
+    """JSON as the sandbox's encoder writes it, integers of any size included."""
+    return json.loads(text, parse_int=_big_int)
+
+
 def judge(test: TestCase, run: RunResult, tolerance: dict[str, Any]) -> tuple[Verdict, str]:
     failed = failure(run)
     if failed is not None:
@@ -34,11 +45,11 @@ def judge(test: TestCase, run: RunResult, tolerance: dict[str, Any]) -> tuple[Ve
     if run.status == "error" or run.value is None:  # e.g. returned a set or a custom object
         return Verdict.WA, run.exception or "no return value"
     try:
-        expected = json.loads(test.output)
+        expected = loads(test.output)
     except ValueError as exc:
         return Verdict.ERROR, f"expected output is not JSON: {exc}"
     try:
-        comparison = compare_values(json.loads(run.value), expected, **tolerance)
+        comparison = compare_values(loads(run.value), expected, **tolerance)
     except TypeError as exc:
         return Verdict.ERROR, f"expected output is not plain data: {exc}"
     return (Verdict.AC, "") if comparison.ok else (Verdict.WA, comparison.message)

@@ -296,3 +296,20 @@ def test_undecodable_expected_output_is_an_error(grader):
     problem = _problem("f", TestCase("0", "not json"))
     result = grader.grade(problem, "def f(a):\n    return 1\n")
     assert result.verdict is Verdict.ERROR and not result.passed
+
+
+def test_huge_integer_results_compare(pool):
+    """An expected value of ~26,000 digits (EvalPlus's HumanEval/139 has 257,275): over
+    Python's 4,300-digit limit for int/str conversion, on both sides."""
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        expected = str(3**54000)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    problem = Problem("big", Harness.FUNCTIONAL, [TestCase("54000", expected)], func_name="f")
+    grader = Grader(GradeOptions(time_limit=5), pool=pool)
+    assert grader.grade(problem, "def f(n):\n    return 3 ** n\n").verdict is Verdict.AC
+    assert grader.grade(problem, "def f(n):\n    return 3 ** n + 1\n").verdict is Verdict.WA
