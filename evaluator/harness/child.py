@@ -147,8 +147,12 @@ PREAMBLE_BUILTINS = {**builtins.__dict__, **PREAMBLE}
 
 def compile_program(code: str) -> types.CodeType | str:
     """Compile once in the fork server; a syntax error comes back as its formatted text."""
+    import warnings
+
     try:
-        return compile(code, SOURCE_NAME, "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # e.g. SyntaxWarning: not for the server's stderr
+            warnings.simplefilter("ignore")
+            return compile(code, SOURCE_NAME, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError) as exc:
         return "".join(traceback.format_exception_only(type(exc), exc))
 
