@@ -49,7 +49,11 @@ def judge(test: TestCase, run: RunResult, tolerance: dict[str, Any]) -> tuple[Ve
     except ValueError as exc:
         return Verdict.ERROR, f"expected output is not JSON: {exc}"
     try:
-        comparison = compare_values(loads(run.value), expected, **tolerance)
+        actual = loads(run.value)
+    except ValueError as exc:  # the strict encoder writes valid JSON: a harness bug
+        return Verdict.ERROR, f"unreadable return value: {exc}"
+    try:
+        comparison = compare_values(actual, expected, **tolerance)
     except TypeError as exc:
         return Verdict.ERROR, f"expected output is not plain data: {exc}"
     return (Verdict.AC, "") if comparison.ok else (Verdict.WA, comparison.message)
