@@ -180,7 +180,7 @@ def build_problem(task: dict, expected: list[tuple[str, str | None]]) -> Problem
         harness=Harness.FUNCTIONAL,
         tests=tests,
         func_name=func,
-        judge={"abs_tol": atol, "rel_tol": 1e-7},
+        judge={"abs_tol": atol, "rel_tol": 1e-7, "bool_as_int": True},
     )
 
 
@@ -239,7 +239,7 @@ def plus_problem(task: dict, expected: list[tuple[str, str | None]], func: str) 
         harness=Harness.FUNCTIONAL,
         tests=tests,
         func_name=func,
-        judge={"abs_tol": atol, "rel_tol": 1e-7},
+        judge={"abs_tol": atol, "rel_tol": 1e-7, "bool_as_int": True},
     )
 
 

@@ -27,8 +27,9 @@ JSON of the expected value. The first :data:`PUBLIC_TESTS` tests are public, the
   ``check``) and its return value, encoded by the sandbox's strict JSON encoder, becomes the
   expected output. An input whose run fails or returns something JSON cannot hold is dropped;
   a problem left with no test is skipped. JSON has no tuples: MBPP's tuple arguments arrive
-  as lists, and the call-based judge compares lists and tuples alike. ``atol`` (EvalPlus) is
-  kept as ``judge: {"abs_tol": atol}`` when non-zero.
+  as lists, and the call-based judge compares lists and tuples alike. The judge is
+  ``{"bool_as_int": true}`` (Python's ``==``, as EvalPlus grades), plus ``abs_tol`` when
+  EvalPlus gives an ``atol``.
 """
 
 from __future__ import annotations
@@ -398,9 +399,9 @@ def evalplus_to_lcb(
             source=source,
             extra={"dropped_inputs": dropped} if dropped else None,
         )
+        # EvalPlus grades by Python's ==: 0 answers False there (values.py, bool_as_int).
         atol = problem.metadata.get("atol") or 0
-        if atol:
-            record["judge"] = {"abs_tol": atol}
+        record["judge"] = {"bool_as_int": True, **({"abs_tol": atol} if atol else {})}
         records.append(record)
     return records, skipped
 

@@ -12,7 +12,9 @@ Rules (``expected`` decides; the first difference in depth-first order is report
   equals ``[[1, 1]]``. Lengths must be equal, items compare pairwise.
 * dict: the same set of keys, values compared recursively; key order is irrelevant.
 * bool is NOT a number: ``True`` never equals ``1`` nor ``1.0``, ``False`` never ``0``, in
-  either direction (LeetCode distinguishes ``true`` from ``1``).
+  either direction (LeetCode distinguishes ``true`` from ``1``). With ``bool_as_int=True``
+  (a problem's ``judge: {"bool_as_int": true}``, for benchmarks graded by Python's ``==`` such
+  as EvalPlus and MBPP) a bool is the int it stands for.
 * expected int: the actual value must be an int or a float *exactly* equal to it (``2.0``
   equals ``2``; ``2.0000001`` and ``1000000000`` do not equal ``1000000007``). No tolerance:
   an integer answer is a count or an index.
@@ -56,6 +58,7 @@ def compare_values(
     *,
     abs_tol: float = DEFAULT_ABS_TOL,
     rel_tol: float = DEFAULT_REL_TOL,
+    bool_as_int: bool = False,
 ) -> Comparison:
     """Compare a decoded return value with the decoded expected value (rules in the module).
 
@@ -100,7 +103,7 @@ def compare_values(
                 if key not in e:
                     return _fail(path, f"unexpected key {shorten(repr(key))}")
             stack.extend((a[k], e[k], (path, k)) for k in reversed(e))
-        elif not _scalar_equal(a, e, ta, te, abs_tol, rel_tol):
+        elif not _scalar_equal(a, e, ta, te, abs_tol, rel_tol, bool_as_int):
             return _mismatch(path, a, e)
     return ACCEPTED
 
@@ -120,7 +123,14 @@ def _equal_flat(a: list | tuple, e: list | tuple) -> bool:
     return list(a) == list(e)
 
 
-def _scalar_equal(a: Any, e: Any, ta: type, te: type, abs_tol: float, rel_tol: float) -> bool:
+def _scalar_equal(
+    a: Any, e: Any, ta: type, te: type, abs_tol: float, rel_tol: float, bool_as_int: bool
+) -> bool:
+    if bool_as_int:  # Python's == (EvalPlus, MBPP): True is 1, False is 0
+        if ta is bool:
+            a, ta = int(a), int
+        if te is bool:
+            e, te = int(e), int
     if te is bool or ta is bool:
         return ta is te and a is e  # True/False are singletons; never compared to numbers
     if te is int:

@@ -141,7 +141,8 @@ class _Judging:
         elif problem.harness is Harness.STDIN:
             self.check = _judge_from_spec(spec)
         elif problem.harness is Harness.FUNCTIONAL and isinstance(problem.judge, dict):
-            self.tolerance = {k: v for k, v in problem.judge.items() if k in ("abs_tol", "rel_tol")}
+            options = ("abs_tol", "rel_tol", "bool_as_int")
+            self.tolerance = {k: v for k, v in problem.judge.items() if k in options}
 
     def verdict(self, index: int, run: RunResult) -> Outcome | None:
         """The test's verdict; None when the run ended cleanly and the checker decides."""

@@ -313,3 +313,16 @@ def test_huge_integer_results_compare(pool):
     grader = Grader(GradeOptions(time_limit=5), pool=pool)
     assert grader.grade(problem, "def f(n):\n    return 3 ** n\n").verdict is Verdict.AC
     assert grader.grade(problem, "def f(n):\n    return 3 ** n + 1\n").verdict is Verdict.WA
+
+
+def test_bool_as_int_per_problem(pool):
+    """A problem graded by Python's ``==`` (EvalPlus/MBPP) opts in; the default stays strict."""
+    tests = [TestCase("3", "false"), TestCase("4", "true")]
+    code = "def even(n):\n    return 1 if n % 2 == 0 else 0\n"
+    grader = Grader(GradeOptions(), pool=pool)
+    strict = Problem("even", Harness.FUNCTIONAL, tests, func_name="even")
+    python_eq = Problem(
+        "even", Harness.FUNCTIONAL, tests, func_name="even", judge={"bool_as_int": True}
+    )
+    assert grader.grade(strict, code).verdict is Verdict.WA
+    assert grader.grade(python_eq, code).verdict is Verdict.AC

@@ -223,3 +223,14 @@ def test_metaclass_equality_is_not_trusted():
     assert not compare_values(Evil(), 1).ok
     assert not compare_values([Evil(), Evil()], [1, 2]).ok
     assert not compare_values({"a": Evil()}, {"a": "x"}).ok
+
+
+@pytest.mark.parametrize(
+    ("actual", "expected"),
+    [(0, False), (1, True), (True, 1), ([1, 0], [True, False]), ({"a": 1.0}, {"a": True})],
+)
+def test_bool_as_int_is_pythons_equality(actual, expected):
+    """EvalPlus/MBPP grade with Python's ``==``: there ``0`` answers ``False``."""
+    assert not compare_values(actual, expected).ok
+    assert compare_values(actual, expected, bool_as_int=True).ok
+    assert not compare_values(2, True, bool_as_int=True).ok
