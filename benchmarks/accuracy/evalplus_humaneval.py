@@ -254,13 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     report = {"summary": summary, "disagreements": disagreements, "rows": rows}
     if plus_report is not None:
-        print("PLUS", json.dumps(plus_report["summary"]), plus_report["disagreement_causes"])
-        for row in plus_report["disagreements"]:
-            print(
-                f"PLUS-DISAGREE {row['task_id']:<14} {row['model']:<55} "
-                f"ref={row['reference_plus']} ours={row['ours']} base={row['ours_base']} "
-                f"{row['ours_plus_tests']} {row['message'][:100]!r}"
-            )
+        _mbpp_module().print_plus_report(plus_report, width=14)
         report["plus"] = plus_report
     suffix = "" if args.join == "helpers" else f"_{args.join}"
     suffix += "_plus" if args.plus else ""

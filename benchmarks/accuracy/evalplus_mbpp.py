@@ -287,6 +287,17 @@ def plus_summary(rows: list[dict]) -> dict:
     }
 
 
+def print_plus_report(plus_report: dict, width: int) -> None:
+    """The plus summary and each plus disagreement, one line each (shared with HumanEval)."""
+    print("PLUS", json.dumps(plus_report["summary"]), plus_report["disagreement_causes"])
+    for row in plus_report["disagreements"]:
+        print(
+            f"PLUS-DISAGREE {row['task_id']:<{width}} {row['model']:<55} "
+            f"ref={row['reference_plus']} ours={row['ours']} base={row['ours_base']} "
+            f"{row['ours_plus_tests']} {row['message'][:100]!r}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--time-limit", type=float, default=5.0)
@@ -400,13 +411,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     report = {"summary": summary, "disagreements": disagreements, "rows": rows}
     if plus_report is not None:
-        print("PLUS", json.dumps(plus_report["summary"]), plus_report["disagreement_causes"])
-        for row in plus_report["disagreements"]:
-            print(
-                f"PLUS-DISAGREE {row['task_id']:<10} {row['model']:<55} "
-                f"ref={row['reference_plus']} ours={row['ours']} base={row['ours_base']} "
-                f"{row['ours_plus_tests']} {row['message'][:100]!r}"
-            )
+        print_plus_report(plus_report, width=10)
         report["plus"] = plus_report
     default = "evalplus_mbpp_plus.json" if args.plus else "evalplus_mbpp.json"
     out = args.out or os.path.join(HERE, "results", default)

@@ -20,6 +20,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any
 
 from evaluator.sandbox.profile import Profile, load_profile
@@ -262,7 +263,7 @@ class SandboxPool:
             if worker is None:
                 worker = self._new_worker()
             done = len(results)
-            part = job if done == 0 else _rest_of(job, done)
+            part = job if done == 0 else replace(job, inputs=job.inputs[done:])
             try:
                 worker.run(part, on_result, results)
                 return worker, JobResult(results, restarts)
@@ -310,15 +311,3 @@ class SandboxPool:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def _rest_of(job: Job, done: int) -> Job:
-    return Job(
-        code=job.code,
-        inputs=job.inputs[done:],
-        mode=job.mode,
-        func_name=job.func_name,
-        limits=job.limits,
-        isolation=job.isolation,
-        preamble=job.preamble,
-    )

@@ -125,13 +125,12 @@ class Server:
 
     def _seccomp(self) -> bytes | None:
         """The filter arrives compiled by the pool (no libseccomp in this lean process)."""
-        abi = kernel.landlock_abi() if self.profile.get("landlock") else 0
-        self.info["landlock_abi"] = abi
         bpf = self.profile.get("seccomp_bpf")
         return base64.b64decode(bpf) if bpf else None
 
     def _landlock(self) -> int | None:
-        abi = self.info["landlock_abi"]
+        abi = kernel.landlock_abi() if self.profile.get("landlock") else 0
+        self.info["landlock_abi"] = abi
         if not abi:
             return None
         created = kernel.landlock_create_ruleset(abi)

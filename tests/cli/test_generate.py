@@ -16,17 +16,6 @@ from evaluator.generate import SYSTEM_MESSAGE, build_messages, problem_statement
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-CHAT_TEMPLATE = (
-    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
-    "{{ message['content'] }}<|im_end|>\n{% endfor %}"
-    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
-)
-CORPUS = [
-    "```python\nprint(int(input()) * 2)\n```",
-    "```python\nclass Solution:\n    def addTwo(self, a: int, b: int) -> int:\n        return a + b\n```",
-    "You are an expert Python programmer. Read the inputs from stdin, solve the problem.",
-    "Print twice the number. Return the sum of two numbers.",
-]
 STARTER = "class Solution:\n    def addTwo(self, a: int, b: int) -> int:\n        "
 
 
@@ -75,53 +64,6 @@ FUNCTIONAL_RECORD = {
 def problems_file(tmp_path: Path) -> Path:
     path = tmp_path / "problems.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in (STDIN_RECORD, FUNCTIONAL_RECORD)))
-    return path
-
-
-def _make_tokenizer():
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=300,
-        special_tokens=["<pad>", "<|im_start|>", "<|im_end|>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    tok.train_from_iterator(CORPUS, trainer=trainer)
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok, pad_token="<pad>", eos_token="<|im_end|>", bos_token=None
-    )
-    fast.chat_template = CHAT_TEMPLATE
-    return fast
-
-
-@pytest.fixture(scope="module")
-def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import torch
-    from transformers import Qwen2Config, Qwen2ForCausalLM
-
-    tokenizer = _make_tokenizer()
-    torch.manual_seed(0)
-    config = Qwen2Config(
-        vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=1024,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        bos_token_id=None,
-        tie_word_embeddings=True,
-    )
-    path = tmp_path_factory.mktemp("tiny-qwen2")
-    Qwen2ForCausalLM(config).save_pretrained(path)
-    tokenizer.save_pretrained(path)
     return path
 
 
