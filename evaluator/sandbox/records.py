@@ -66,9 +66,16 @@ class Job:
     limits: Limits = field(default_factory=Limits)
     isolation: Isolation = Isolation.TEST
     preamble: bool = True  # provide LeetCode's names (List, collections, ...) as globals
+    # ASSERTION: the problem's tests. Given, they run in a second process over plain data
+    # (after ``support_code``, trusted code they may use, such as the prompt's helpers); the
+    # candidate cannot fake their report. ``None``: ``code`` already holds the tests.
+    tests_code: str | None = None
+    support_code: str = ""
 
     def to_wire(self) -> dict[str, Any]:
         return {
+            "tests_code": self.tests_code,
+            "support_code": self.support_code,
             "code": self.code,
             "inputs": self.inputs,
             "mode": str(self.mode),

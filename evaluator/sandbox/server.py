@@ -155,6 +155,18 @@ class Server:
 
     def run_job(self, job: dict[str, Any]) -> None:
         program = harness.compile_program(job["code"])
+        if job.get("tests_code") is not None and not isinstance(program, str):
+            header, out, err = self._run_split(job, program)
+            if header.get("status") != "unsplittable":
+                write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
+                write_frames(self.resp_fd, b'{"done": true}')
+                return
+            # The tests pass the candidate something that cannot cross processes: run them
+            # joined, in the candidate's process, as HumanEval's own harness does.
+            job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
+            program = harness.compile_program(job["code"])
+        elif job.get("tests_code") is not None:
+            job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
         inputs: list[str] = job["inputs"]
         batch = job.get("isolation") == "submission"
         fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
@@ -225,24 +237,69 @@ class Server:
         header["stderr_truncated"] = len(err) > _STDERR_KEEP
         return header, out, err[-_STDERR_KEEP:], child
 
+    def _run_split(self, job, program):
+        """An assertion test in two processes: the candidate serves calls, a second child runs
+        the problem's trusted code and ``check`` over plain data (see harness.run_check)."""
+        limits = job["limits"]
+        support = harness.compile_program(job.get("support_code") or "")
+        tests = harness.compile_program(job["tests_code"])
+        if isinstance(tests, str):
+            return {"status": "bad_input", "exception": "the tests do not compile"}, b"", b""
+        calls_r, calls_w = os.pipe2(os.O_CLOEXEC)
+        replies_r, replies_w = os.pipe2(os.O_CLOEXEC)
+        own = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
+        theirs = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
+        start_wall = time.monotonic()
+        try:
+            candidate = self._spawn(job, program, own, 1, False, ("serve", calls_r, replies_w))
+            checks = (None if isinstance(support, str) else support, tests)
+            judge = self._spawn(job, checks, theirs, 1, False, ("check", replies_r, calls_w))
+        finally:
+            for fd in (calls_r, calls_w, replies_r, replies_w):
+                os.close(fd)
+        try:
+            report, limit = self._await_report(judge, limits, start_wall, 0.0, candidate)
+            wall = time.monotonic() - start_wall
+            status, usage = self._finish(candidate, kill=True)
+            _, judge_usage = self._finish(judge, kill=True)
+            out = _read_output(own[1], limits)
+            err = _read_output(own[2], limits) + _read_output(theirs[2], limits)
+        finally:
+            for fd in own + theirs:
+                os.close(fd)
+        header = dict(report) if report is not None else {"status": "lost"}
+        if header["status"] in ("program_gone", "lost"):  # the candidate's end tells
+            header = {"status": "lost"}
+            if os.WIFSIGNALED(status):
+                header["signal"] = os.WTERMSIG(status)
+            elif os.WIFEXITED(status):
+                header = {"status": "exit", "exit_code": os.WEXITSTATUS(status)}
+        header["cpu_time"] = sum(u.ru_utime + u.ru_stime for u in (usage, judge_usage))
+        header["peak_memory_kb"] = usage.ru_maxrss
+        header["wall_time"] = wall
+        header["limit"] = limit or _limit_from(header, limits)
+        header["stdout_truncated"] = len(out) >= limits["output_bytes"]
+        header["stderr_truncated"] = len(err) > _STDERR_KEEP
+        return header, out, err[-_STDERR_KEEP:]
+
     def _clean_run_dir(self) -> None:
         """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
         _clear_dir(self.run_dir)
 
-    def _spawn(self, job, program, fds, tests: int, batch: bool) -> _Child:
+    def _spawn(self, job, program, fds, tests: int, batch: bool, role=("run",)) -> _Child:
         status_r, status_w = os.pipe2(os.O_CLOEXEC)
         ctrl_r, ctrl_w = os.pipe2(os.O_CLOEXEC) if batch else (None, None)
         # The report key travels in a list the child empties: no frame keeps it in a local.
         key = [os.urandom(16).hex()]
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child, reported through fd 3
-            self._child(job, program, fds, status_w, ctrl_r, tests, key)
+            self._child(job, program, fds, status_w, ctrl_r, tests, key, role)
         os.close(status_w)
         if ctrl_r is not None:
             os.close(ctrl_r)
         return _Child(pid, status_r, ctrl_w, key[0])
 
-    def _child(self, job, program, fds, status_w, ctrl_r, tests, key) -> None:
+    def _child(self, job, program, fds, status_w, ctrl_r, tests, key, role) -> None:
         code = 70
         try:
             os.setsid()  # own process group: the server kills the whole group
@@ -250,8 +307,10 @@ class Server:
             for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM):
                 signal.signal(sig, signal.SIG_DFL)
             # fds 0-2: stdin/stdout/stderr memfds, 3: reports; submission isolation adds
-            # 4: test indices and 5-7: spare copies of 0-2, restored if a test closes them.
+            # 4: test indices and 5-7: spare copies of 0-2, restored if a test closes them;
+            # a split assertion test adds 4: calls in, 5: calls out.
             layout = [*fds, status_w] + ([ctrl_r, *fds] if ctrl_r is not None else [])
+            layout += list(role[1:])
             high = [fcntl.fcntl(fd, fcntl.F_DUPFD, _HIGH_FD) for fd in layout]  # no clashes
             for target, fd in enumerate(high):
                 os.dup2(fd, target)
@@ -267,6 +326,12 @@ class Server:
             os.closerange(keep, 1 << 16)
             code = 0
             mode, func, pre = job["mode"], job.get("func_name"), job.get("preamble", True)
+            if role[0] == "serve":
+                harness.serve_calls(job["code"], program, func or "", pre)
+                return
+            if role[0] == "check":
+                harness.send_report(harness.run_check(*program, func or ""))
+                return
             while True:
                 if ctrl_r is not None:
                     raw = os.read(4, 4)
@@ -318,9 +383,12 @@ class Server:
         if self.bpf is not None:
             kernel.load_seccomp_bpf(self.bpf)  # last: it forbids some of the calls above
 
-    def _await_report(self, child: _Child, limits, start_wall: float, start_cpu: float):
+    def _await_report(
+        self, child: _Child, limits, start_wall: float, start_cpu: float, partner=None
+    ):
         """Wait for the child's report on fd 3 while enforcing the CPU limit (sampled from
-        /proc, unforgeable) and the wall-clock backstop. Returns (report, limit hit)."""
+        /proc, unforgeable; with ``partner``, the candidate of a split test, the two
+        together) and the wall-clock backstop. Returns (report, limit hit)."""
         cpu_limit = limits["cpu_time"]
         wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
         tick = min(0.1, max(0.01, cpu_limit / 10))
@@ -330,7 +398,7 @@ class Server:
         while True:
             left = start_wall + wall_limit - time.monotonic()
             if left <= 0:
-                self._kill(child)
+                self._kill(child, partner)
                 return None, "wall"
             events = dict(poller.poll(min(left, tick) * 1000))
             if child.status_r in events:
@@ -349,8 +417,8 @@ class Server:
                 if child.status_r not in events:
                     return None, None
                 continue
-            if not events and _proc_cpu(child.pid) - start_cpu > cpu_limit:
-                self._kill(child)
+            if not events and _cpu(child, partner) - start_cpu > cpu_limit:
+                self._kill(child, partner)
                 return None, "cpu"
 
     @staticmethod
@@ -367,11 +435,14 @@ class Server:
         return report
 
     @staticmethod
-    def _kill(child: _Child) -> None:
-        try:
-            os.killpg(child.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    def _kill(*children: _Child | None) -> None:
+        for child in children:
+            if child is None:
+                continue
+            try:
+                os.killpg(child.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def _finish(self, child: _Child, kill: bool) -> tuple[int, Any]:
         if kill:
@@ -417,6 +488,10 @@ def _read_output(fd: int, limits: dict[str, Any]) -> bytes:
     data = os.pread(fd, size, 0)
     os.ftruncate(fd, 0)
     return data
+
+
+def _cpu(child: _Child, partner: _Child | None) -> float:
+    return _proc_cpu(child.pid) + (_proc_cpu(partner.pid) if partner is not None else 0.0)
 
 
 def _proc_cpu(pid: int) -> float:

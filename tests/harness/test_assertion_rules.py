@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from evaluator.harness.assertion import program
+from evaluator.harness.assertion import can_split, program
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation
@@ -175,16 +175,132 @@ def test_patching_builtins_does_not_make_asserts_pass(grader):
     assert _grade(grader, completion).verdict is not Verdict.AC
 
 
-def test_candidate_returning_always_equal_object_is_python_semantics(grader):
-    """HumanEval's asserts use ``==`` in the candidate's own process, as the reference harness
-    does: an always-equal object passes there too. Recorded so a change is deliberate."""
-    completion = (
-        "    class Always:\n"
-        "        def __eq__(self, other):\n"
-        "            return True\n"
-        "    return Always()\n"
+@pytest.mark.parametrize(
+    "returned",
+    [
+        "    class Always:\n        def __eq__(self, other):\n            return True\n"
+        "    return Always()\n",
+        "    class Sneaky(list):\n        def __eq__(self, other):\n            return True\n"
+        "    return Sneaky()\n",
+    ],
+    ids=["object", "list-subclass"],
+)
+def test_candidate_returning_always_equal_object_is_rejected(grader, returned):
+    """The asserts run in another process and see plain data: a lying ``__eq__`` never
+    reaches them (HumanEval's own harness would accept these)."""
+    assert _grade(grader, returned).verdict is not Verdict.AC
+
+
+FORGERIES = {
+    "harness-module": "import sys\n"
+    "sys.modules['evaluator.harness.child'].send_report({'status': 'ok', 'checked': True})\n"
+    "import os; os._exit(0)\n",
+    "closure-key": "import sys, json, os, struct\n"
+    "_send = sys.modules['evaluator.harness.child']._send\n"
+    "_key = _send.__closure__[0].cell_contents if _send.__closure__ else None\n"
+    "_data = json.dumps({'status': 'ok', 'checked': True, 'key': _key}).encode()\n"
+    "os.write(3, struct.pack('>I', len(_data)) + _data)\n"
+    "os._exit(0)\n",
+    "forge-in-call": "def double_all(values):\n"
+    "    import sys\n"
+    "    sys.modules['evaluator.harness.child'].send_report({'status': 'ok', 'checked': True})\n"
+    "    import os; os._exit(0)\n",
+}
+
+
+@pytest.mark.parametrize("forgery", FORGERIES.values(), ids=FORGERIES.keys())
+def test_report_forged_with_the_harness_itself_is_not_a_pass(grader, forgery):
+    """The candidate's process holds no channel that can say ``check`` passed."""
+    completion = "    return values\n" + forgery
+    assert _grade(grader, completion).verdict is not Verdict.AC
+
+
+def test_in_place_changes_reach_the_tests(grader):
+    problem = _problem(
+        prompt="def sort_in_place(values):\n",
+        tests="def check(candidate):\n    data = [3, 1, 2]\n    candidate(data)\n"
+        "    assert data == [1, 2, 3]\n",
+        entry="sort_in_place",
     )
-    assert _grade(grader, completion).verdict is Verdict.AC
+    assert _grade(grader, "    values.sort()\n", problem).verdict is Verdict.AC
+    assert _grade(grader, "    sorted(values)\n", problem).verdict is not Verdict.AC
+
+
+def test_exceptions_the_tests_expect_keep_their_type(grader):
+    problem = _problem(
+        prompt="def positive(x):\n",
+        tests="def check(candidate):\n    assert candidate(2) == 2\n    try:\n"
+        "        candidate(-1)\n    except ValueError:\n        pass\n    else:\n"
+        "        assert False\n",
+        entry="positive",
+    )
+    raising = "    if x < 0:\n        raise ValueError(x)\n    return x\n"
+    assert _grade(grader, raising, problem).verdict is Verdict.AC
+    assert _grade(grader, "    return x\n", problem).verdict is not Verdict.AC
+
+
+def test_types_survive_the_crossing(grader):
+    problem = _problem(
+        prompt="def shapes():\n",
+        tests="def check(candidate):\n    assert candidate() == ((1, 2), {3}, b'x', 1.5, True)\n"
+        "    assert type(candidate()[4]) is bool\n",
+        entry="shapes",
+    )
+    good = "    return ((1, 2), {3}, b'x', 1.5, True)\n"
+    assert _grade(grader, good, problem).verdict is Verdict.AC
+    as_lists = "    return [[1, 2], [3], b'x', 1.5, 1]\n"
+    assert _grade(grader, as_lists, problem).verdict is not Verdict.AC
+
+
+def test_a_crash_the_tests_swallow_is_not_a_pass(grader):
+    problem = _problem(
+        prompt="def f(x):\n",
+        tests="def check(candidate):\n    try:\n        candidate(1)\n    except BaseException:\n"
+        "        pass\n",
+        entry="f",
+    )
+    crash = "    import os\n    os._exit(0)\n"
+    assert _grade(grader, crash, problem).verdict is not Verdict.AC
+    assert _grade(grader, "    return x\n", problem).verdict is Verdict.AC
+
+
+def test_tests_using_the_candidates_own_class_run_joined(grader):
+    """MBPP-style tests that build objects of a class the solution defines."""
+    problem = _problem(
+        prompt="",
+        tests="def check(candidate):\n    assert candidate([Pair(1, 2), Pair(3, 4)]) == 2\n",
+        entry="count_pairs",
+    )
+    whole = (
+        "class Pair:\n    def __init__(self, a, b):\n        self.a, self.b = a, b\n\n"
+        "def count_pairs(pairs):\n    return len(pairs)\n"
+    )
+    assert _grade(grader, whole, problem, continues=False).verdict is Verdict.AC
+
+
+def test_arguments_that_cannot_cross_fall_back_to_joined(grader):
+    problem = _problem(
+        prompt="def apply(f, x):\n",
+        tests="def check(candidate):\n    assert candidate(lambda v: v + 1, 1) == 2\n",
+        entry="apply",
+    )
+    assert _grade(grader, "    return f(x)\n", problem).verdict is Verdict.AC
+    assert _grade(grader, "    return x\n", problem).verdict is not Verdict.AC
+
+
+@pytest.mark.parametrize(
+    ("support", "tests", "splits"),
+    [
+        ("", "def check(candidate):\n    assert candidate(1) == abs(-1)\n", True),
+        ("def helper(x):\n    return x\n", "def check(c):\n    assert c(helper(1))\n", True),
+        ("", "import math\ndef check(c):\n    assert math.isclose(c(1), 1)\n", True),
+        ("", "def check(candidate):\n    assert candidate(Pair(1, 2))\n", False),
+        ("", "def check(candidate):\n    assert f(1) == candidate(1)\n", False),
+        ("", "def check(candidate):\n    assert entry(1) == 1\n", True),
+    ],
+)
+def test_can_split_needs_every_name_bound_by_trusted_code(support, tests, splits):
+    assert can_split(support, tests, "entry") is splits
 
 
 def test_missing_entry_point_is_not_a_pass(grader):

@@ -1,0 +1,91 @@
+"""Plain data across the process boundary of split assertion tests (see
+:mod:`evaluator.harness.child`): the candidate's process sends return values, the tests'
+process sends arguments, and neither ever receives an object with behaviour of its own.
+
+``to_plain`` rebuilds a value from exact built-in types (None, bool, int, float, complex, str,
+bytes, list, tuple, dict, set, frozenset), reading subclasses through their base type, so an
+overridden ``__eq__``/``__hash__``/``__iter__`` never reaches the other side; NumPy values go
+through ``tolist()``. ``dumps``/``loads`` are :mod:`marshal` over that, and ``loads`` checks
+that nothing but plain data came back (marshal can also carry code objects)."""
+
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+_SCALARS = (type(None), bool, int, float, complex, str, bytes)
+_MAX_DEPTH = 10_000
+
+
+def to_plain(value: Any, _depth: int = 0) -> Any:
+    """``value`` as exact built-in types; ``TypeError`` for anything else (or a cycle)."""
+    if _depth > _MAX_DEPTH:
+        raise TypeError("value nested too deeply (or a reference cycle)")
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    deeper = _depth + 1
+    # issubclass on the real type: isinstance would believe a forged ``__class__``
+    for base in (int, float, complex, str, bytes):
+        if issubclass(kind, base):
+            return _scalar_through(base, value)
+    if issubclass(kind, list):
+        return [to_plain(item, deeper) for item in list.__iter__(value)]
+    if issubclass(kind, tuple):
+        return tuple(to_plain(item, deeper) for item in tuple.__iter__(value))
+    if issubclass(kind, dict):
+        return {_key(key, deeper): to_plain(item, deeper) for key, item in dict.items(value)}
+    if issubclass(kind, frozenset):
+        return frozenset(_key(item, deeper) for item in frozenset.__iter__(value))
+    if issubclass(kind, set):
+        return {_key(item, deeper) for item in set.__iter__(value)}
+    if kind.__module__ == "numpy" and hasattr(kind, "tolist"):
+        return to_plain(value.tolist(), deeper)
+    raise TypeError(f"{kind.__qualname__} is not plain data")
+
+
+def _scalar_through(base: type, value: Any) -> Any:
+    """A subclass instance as its base type, without calling anything it overrides."""
+    if base is int:
+        return int.__index__(value)
+    if base is float:
+        return float.__float__(value)
+    if base is complex:
+        return complex(complex.real.__get__(value), complex.imag.__get__(value))
+    if base is str:
+        return str.__str__(value)
+    return bytes.__bytes__(value)
+
+
+def _key(value: Any, depth: int) -> Any:
+    key = to_plain(value, depth)
+    if isinstance(key, (list, dict, set)):
+        raise TypeError("unhashable key")
+    return key
+
+
+def dumps(value: Any) -> bytes:
+    return marshal.dumps(to_plain(value))
+
+
+def loads(data: bytes) -> Any:
+    value = marshal.loads(data)
+    _check(value, 0)
+    return value
+
+
+def _check(value: Any, depth: int) -> None:
+    if depth > _MAX_DEPTH:
+        raise TypeError("value nested too deeply")
+    kind = type(value)
+    if kind in _SCALARS:
+        return
+    if kind in (list, tuple, set, frozenset):
+        for item in value:
+            _check(item, depth + 1)
+    elif kind is dict:
+        for key, item in value.items():
+            _check(key, depth + 1)
+            _check(item, depth + 1)
+    else:
+        raise TypeError(f"{kind.__qualname__} is not plain data")
