@@ -14,7 +14,6 @@ import json
 import linecache
 import math
 import os
-import struct
 import sys
 import traceback
 import types
@@ -543,16 +542,14 @@ def arm_reports(key: str) -> None:
     so a program that walks frames or module globals for it does not find it)."""
     global _send
 
-    def send(report: dict[str, Any]) -> None:
+    def send(report: dict[str, Any], *data: bytes) -> None:
         report["key"] = key
-        payload = json.dumps(report, allow_nan=True).encode()
-        data = memoryview(struct.pack(">I", len(payload)) + payload)
-        while data:
-            data = data[os.write(STATUS_FD, data) :]
+        write_frames(STATUS_FD, json.dumps(report, allow_nan=True).encode(), *data)
 
     _send = send
 
 
-def send_report(report: dict[str, Any]) -> None:
-    """Write one test's report on fd 3, signed with the run's key."""
-    _send(report)
+def send_report(report: dict[str, Any], *data: bytes) -> None:
+    """Write one test's report on fd 3, signed with the run's key, and frames of ``data``
+    after it (a batch child's stdout and stderr)."""
+    _send(report, *data)

@@ -31,7 +31,7 @@ from typing import Any
 
 from evaluator.harness import child as harness
 from evaluator.sandbox import kernel
-from evaluator.sandbox.wire import read_frame, take_frame, write_frames
+from evaluator.sandbox.wire import frames_end, read_frame, write_frames
 
 PRELOAD = [
     "array",
@@ -79,7 +79,7 @@ class _Child:
     """A running sandbox child and the server's ends of its pipes. (A plain class: the
     server avoids ``dataclasses``, which imports ``inspect``: memory every fork pays for.)"""
 
-    __slots__ = ("pid", "pidfd", "status_r", "ctrl_w", "nonce", "poller", "cpu_seen")
+    __slots__ = ("pid", "pidfd", "status_r", "ctrl_w", "nonce", "poller", "buffer", "marks")
 
     def __init__(self, pid: int, status_r: int, ctrl_w: int | None, nonce: str) -> None:
         self.pid, self.status_r, self.ctrl_w, self.nonce = pid, status_r, ctrl_w, nonce
@@ -87,7 +87,10 @@ class _Child:
         self.poller = select.poll()
         self.poller.register(status_r, select.POLLIN)
         self.poller.register(self.pidfd, select.POLLIN)
-        self.cpu_seen = 0.0  # the child's own CPU total at its last report (for the watchdog)
+        self.buffer = bytearray()  # report bytes read but not used yet (a batch runs ahead)
+        # (CPU from /proc, wall) when report bytes last arrived: an upper bound on where the
+        # next test started, so the watchdog never charges a test for an earlier one.
+        self.marks = (0.0, time.monotonic())
 
 
 class Server:
@@ -168,11 +171,17 @@ class Server:
         elif job.get("tests_code") is not None:
             job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
         inputs: list[str] = job["inputs"]
-        batch = job.get("isolation") == "submission"
         fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
-        child: _Child | None = None
+        if job.get("isolation") == "submission" and not isinstance(program, str) and inputs:
+            try:
+                self._run_batch(job, program, fds)
+            finally:
+                for fd in fds:
+                    os.close(fd)
+            write_frames(self.resp_fd, b'{"done": true}')
+            return
         try:
-            for index, text in enumerate(inputs):
+            for text in inputs:
                 if isinstance(program, str):  # syntax error: no need to run anything
                     header, out, err = (
                         {"status": "compile", "exception": "SyntaxError"},
@@ -180,62 +189,99 @@ class Server:
                         program.encode(),
                     )
                 else:
-                    header, out, err, child = self._run_test(
-                        job, program, fds, index, text, child, batch
-                    )
+                    header, out, err = self._run_test(job, program, fds, text)
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
                 if job.get("early_exit") and read_frame(self.req_fd) != b"1":
                     break
         finally:
-            if child is not None:
-                self._finish(child, kill=True)
             for fd in fds:
                 os.close(fd)
         write_frames(self.resp_fd, b'{"done": true}')
 
-    def _run_test(self, job, program, fds, index, text, child, batch):
+    def _run_test(self, job, program, fds, text):
+        """One test in a fresh child (isolation ``test``)."""
         limits = job["limits"]
         stdin_fd, stdout_fd, stderr_fd = fds
         os.ftruncate(stdin_fd, 0)  # stdout/stderr were emptied when last read
         data = text.encode("utf-8", "surrogateescape")
         if data:
             os.pwrite(stdin_fd, data, 0)
-        if child is None:
-            remaining = len(job["inputs"]) - index if batch else 1
-            child = self._spawn(job, program, fds, remaining, batch)
+        child = self._spawn(job, program, fds, 1, False)
         start_wall = time.monotonic()
-        start_cpu = child.cpu_seen
-        if batch:
-            self._clean_run_dir()
-            os.write(child.ctrl_w, index.to_bytes(4, "big"))
-        report, limit = self._await_report(child, limits, start_wall, start_cpu)
+        report, limit = self._await_report(child, limits, start_wall, 0.0)
         wall = time.monotonic() - start_wall
-        header: dict[str, Any]
-        if report is not None and batch:
-            header = dict(report)
-            child.cpu_seen = header.pop("cpu_total", child.cpu_seen)
-            header["cpu_time"] = header.pop("cpu", 0.0)
-            header["peak_memory_kb"] = header.pop("maxrss", 0)
-        else:  # the child is gone (strict mode, or it died mid-test): ask the kernel
-            status, usage = self._finish(child, kill=True)
-            header = dict(report) if report is not None else {"status": "lost"}
-            for internal in ("cpu", "cpu_total", "maxrss"):
-                header.pop(internal, None)
-            header["cpu_time"] = usage.ru_utime + usage.ru_stime - start_cpu
-            header["peak_memory_kb"] = usage.ru_maxrss
-            if os.WIFSIGNALED(status) and report is None:
-                header["signal"] = os.WTERMSIG(status)
-            elif os.WIFEXITED(status) and report is None:
-                header["exit_code"] = os.WEXITSTATUS(status)
-            child = None
-        if header.get("status") == "ok":
-            header.setdefault("exit_code", 0)
+        status, usage = self._finish(child, kill=True)
+        header = _from_exit(report, status)
+        header["cpu_time"] = usage.ru_utime + usage.ru_stime
+        header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = wall
         header["limit"] = limit or _limit_from(header, limits)
         out, err = _read_output(stdout_fd, limits), _read_output(stderr_fd, limits)
         header["stdout_truncated"] = len(out) >= limits["output_bytes"]
         header["stderr_truncated"] = len(err) > _STDERR_KEEP
-        return header, out, err[-_STDERR_KEEP:], child
+        return header, out, err[-_STDERR_KEEP:]
+
+    def _run_batch(self, job, program, fds) -> None:
+        """Isolation ``submission``: one child runs the tests without waiting for the server
+        between them. Inputs travel through a ring of stdin memfds the server keeps filled
+        ahead of the child; the child reads its own output after each test and sends it with
+        its report. Streams one result per test; a child that dies mid-test is replaced for
+        the tests after it; early exit stops (and kills) it."""
+        first = 0
+        while first is not None and first < len(job["inputs"]):
+            first = self._run_batch_child(job, program, fds, first)
+
+    def _run_batch_child(self, job, program, fds, first: int) -> int | None:
+        """Run tests ``first...`` in one child; the test to go on from, or None to stop."""
+        limits, inputs = job["limits"], job["inputs"]
+        todo = inputs[first:]
+        ring = [os.memfd_create("stdin", os.MFD_CLOEXEC) for _ in range(min(len(todo), _RING))]
+        child: _Child | None = None
+        try:
+            for slot, fd in enumerate(ring):
+                _fill(fd, todo[slot])
+            job_rest = {**job, "inputs": todo}
+            child = self._spawn(job_rest, program, fds, len(todo), True, ("run", *ring))
+            os.write(child.ctrl_w, b"".join(i.to_bytes(4, "big") for i in range(len(ring))))
+            for index in range(len(todo)):
+                start_cpu, start_wall = child.marks
+                report, limit = self._await_report(child, limits, start_wall, start_cpu, frames=3)
+                if report is None:  # killed or died mid-test: the kernel tells what happened
+                    header, out, err = self._batch_loss(
+                        child, fds, limits, limit, start_cpu, start_wall
+                    )
+                    child = None
+                else:
+                    header, out, err = _batch_header(report, limits, start_wall)
+                    after = index + len(ring)
+                    if after < len(todo):  # the child is done with this slot: refill it
+                        _fill(ring[index % len(ring)], todo[after])
+                        os.write(child.ctrl_w, after.to_bytes(4, "big"))
+                write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
+                if job.get("early_exit") and read_frame(self.req_fd) != b"1":
+                    return None
+                if child is None:
+                    return first + index + 1
+            return None
+        finally:
+            if child is not None:
+                self._finish(child, kill=True)
+            for fd in ring:
+                os.close(fd)
+
+    def _batch_loss(self, child, fds, limits, limit, start_cpu, start_wall):
+        """A batch child that died or was killed mid-test: the kernel tells how, and the
+        stdio memfds still hold what the test wrote (the child empties them per report)."""
+        status, usage = self._finish(child, kill=True)
+        header = _from_exit(None, status)
+        header["cpu_time"] = max(0.0, usage.ru_utime + usage.ru_stime - start_cpu)
+        header["peak_memory_kb"] = usage.ru_maxrss
+        header["wall_time"] = time.monotonic() - start_wall
+        header["limit"] = limit or _limit_from(header, limits)
+        out, err = _read_output(fds[1], limits), _read_output(fds[2], limits)
+        header["stdout_truncated"] = len(out) >= limits["output_bytes"]
+        header["stderr_truncated"] = len(err) > _STDERR_KEEP
+        return header, out, err[-_STDERR_KEEP:]
 
     def _run_split(self, job, program):
         """An assertion test in two processes: the candidate serves calls, a second child runs
@@ -267,13 +313,12 @@ class Server:
         finally:
             for fd in own + theirs:
                 os.close(fd)
-        header = dict(report) if report is not None else {"status": "lost"}
-        if header["status"] in ("program_gone", "lost"):  # the candidate's end tells
-            header = {"status": "lost"}
-            if os.WIFSIGNALED(status):
-                header["signal"] = os.WTERMSIG(status)
-            elif os.WIFEXITED(status):
-                header = {"status": "exit", "exit_code": os.WEXITSTATUS(status)}
+        if report is None or report.get("status") == "program_gone":  # the candidate's end tells
+            header = _from_exit(None, status)
+            if "exit_code" in header:
+                header["status"] = "exit"
+        else:
+            header = _from_exit(report, status)
         header["cpu_time"] = sum(u.ru_utime + u.ru_stime for u in (usage, judge_usage))
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = wall
@@ -332,27 +377,11 @@ class Server:
             if role[0] == "check":
                 harness.send_report(harness.run_check(*program, func or ""))
                 return
-            while True:
-                if ctrl_r is not None:
-                    raw = os.read(4, 4)
-                    if len(raw) < 4:
-                        break
-                    index = int.from_bytes(raw, "big")
-                    for target in range(3):
-                        os.dup2(5 + target, target)
-                else:
-                    index = None
+            if ctrl_r is None:
                 text = _read_input() if mode == "call" else ""
-                before = resource.getrusage(resource.RUSAGE_SELF)
-                report = harness.run_test(job["code"], program, mode, func, text, pre)
-                if ctrl_r is not None:
-                    after = resource.getrusage(resource.RUSAGE_SELF)
-                    report["cpu_total"] = after.ru_utime + after.ru_stime
-                    report["cpu"] = report["cpu_total"] - (before.ru_utime + before.ru_stime)
-                    report["maxrss"] = after.ru_maxrss
-                harness.send_report(report)
-                if index is None:
-                    break
+                harness.send_report(harness.run_test(job["code"], program, mode, func, text, pre))
+            else:
+                self._run_tests_in_child(job, program, len(role) - 1)
         except BaseException as exc:  # noqa: BLE001 - sandbox set-up failed: say why on stderr
             try:
                 os.write(2, f"sandbox: {type(exc).__name__}: {exc}\n".encode())
@@ -360,6 +389,32 @@ class Server:
                 pass
         finally:
             os._exit(code)
+
+    def _run_tests_in_child(self, job, program, ring: int) -> None:
+        """A batch child's loop: the server sends each test's index on fd 4 once its input is
+        in ring slot ``8 + index % ring``; the report carries the test's output and its CPU
+        time and peak memory as this process measures them."""
+        mode, func, pre = job["mode"], job.get("func_name"), job.get("preamble", True)
+        limits = job["limits"]
+        last = len(job["inputs"]) - 1
+        while len(raw := os.read(4, 4)) == 4:
+            index = int.from_bytes(raw, "big")
+            if index:
+                _clear_dir(self.run_dir)
+            os.dup2(8 + index % ring, 0)
+            os.dup2(6, 1)  # 5-7 hold spare copies of the stdio memfds (a test may close 1, 2)
+            os.dup2(7, 2)
+            text = _read_input() if mode == "call" else ""
+            before = resource.getrusage(resource.RUSAGE_SELF)
+            report = harness.run_test(job["code"], program, mode, func, text, pre)
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            report["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            report["maxrss"] = after.ru_maxrss
+            out, err = _read_output(6, limits), _read_output(7, limits)
+            report["truncated"] = [len(out) >= limits["output_bytes"], len(err) > _STDERR_KEEP]
+            harness.send_report(report, out, err[-_STDERR_KEEP:])
+            if index == last:
+                return
 
     def _set_limits(self, limits: dict[str, Any], tests: int) -> None:
         cpu = math.ceil(limits["cpu_time"] * tests) + 1
@@ -384,18 +439,21 @@ class Server:
             kernel.load_seccomp_bpf(self.bpf)  # last: it forbids some of the calls above
 
     def _await_report(
-        self, child: _Child, limits, start_wall: float, start_cpu: float, partner=None
+        self, child: _Child, limits, start_wall: float, start_cpu: float, partner=None, frames=1
     ):
-        """Wait for the child's report on fd 3 while enforcing the CPU limit (sampled from
-        /proc, unforgeable; with ``partner``, the candidate of a split test, the two
-        together) and the wall-clock backstop. Returns (report, limit hit)."""
+        """Wait for the child's report on fd 3 (a JSON header, and with ``frames=3`` the
+        test's stdout and stderr) while enforcing the CPU limit (sampled from /proc,
+        unforgeable; with ``partner``, the candidate of a split test, the two together) and
+        the wall-clock backstop. Returns (report, limit hit)."""
         cpu_limit = limits["cpu_time"]
         wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
         tick = min(0.1, max(0.01, cpu_limit / 10))
         poller = child.poller
-        buffer = bytearray()
         exited = False
         while True:
+            report = self._take_report(child, frames)
+            if report is not None:
+                return report, None
             left = start_wall + wall_limit - time.monotonic()
             if left <= 0:
                 self._kill(child, partner)
@@ -404,11 +462,9 @@ class Server:
             if child.status_r in events:
                 data = os.read(child.status_r, 1 << 20)
                 if data:
-                    buffer += data
-                    while (frame := take_frame(buffer)) is not None:
-                        report = self._check_report(frame, child)
-                        if report is not None:
-                            return report, None
+                    child.buffer += data
+                    if frames > 1:
+                        child.marks = (_proc_cpu(child.pid), time.monotonic())
                     continue
                 poller.unregister(child.status_r)  # EOF: only the exit is left to see
             if child.pidfd in events or exited:
@@ -420,6 +476,27 @@ class Server:
             if not events and _cpu(child, partner) - start_cpu > cpu_limit:
                 self._kill(child, partner)
                 return None, "cpu"
+
+    def _take_report(self, child: _Child, frames: int):
+        """The next signed report in the child's buffer (with its ``frames - 1`` data
+        frames), skipping frames the program wrote itself; None until one is complete."""
+        buffer = child.buffer
+        while (end := frames_end(buffer, 1)) is not None:
+            report = self._check_report(bytes(buffer[4:end]), child)
+            if report is None:
+                del buffer[:end]
+                continue
+            if frames == 1:
+                del buffer[:end]
+                return report
+            total = frames_end(buffer, frames)
+            if total is None:
+                return None
+            out_end = frames_end(buffer, 2)
+            out, err = bytes(buffer[end + 4 : out_end]), bytes(buffer[out_end + 4 : total])
+            del buffer[:total]
+            return report, out, err
+        return None
 
     @staticmethod
     def _check_report(frame: bytes, child: _Child) -> dict[str, Any] | None:
@@ -464,6 +541,47 @@ class Server:
                 return
             if pid == 0:
                 return
+
+
+_RING = 4  # stdin memfds a batch child may run ahead on
+
+
+def _fill(fd: int, text: str) -> None:
+    os.ftruncate(fd, 0)
+    data = text.encode("utf-8", "surrogateescape")
+    if data:
+        os.pwrite(fd, data, 0)
+
+
+def _from_exit(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
+    """The header of a child that ended: its report if it sent one, else how it died."""
+    header = dict(report) if report is not None else {"status": "lost"}
+    for internal in ("cpu", "maxrss", "truncated"):
+        header.pop(internal, None)
+    if report is None:
+        if os.WIFSIGNALED(status):
+            header["signal"] = os.WTERMSIG(status)
+        elif os.WIFEXITED(status):
+            header["exit_code"] = os.WEXITSTATUS(status)
+    if header.get("status") == "ok":
+        header.setdefault("exit_code", 0)
+    return header
+
+
+def _batch_header(report, limits, start_wall):
+    """A batch child's report (header, stdout, stderr frames) as the pool's header. CPU time
+    and peak memory are the child's own measurements (the watchdog bounds the CPU time)."""
+    fields, out, err = report
+    header = dict(fields)
+    header["cpu_time"] = header.pop("cpu", 0.0)
+    header["peak_memory_kb"] = header.pop("maxrss", 0)
+    truncated = header.pop("truncated", (False, False))
+    if header.get("status") == "ok":
+        header.setdefault("exit_code", 0)
+    header["wall_time"] = time.monotonic() - start_wall
+    header["limit"] = _limit_from(header, limits)
+    header["stdout_truncated"], header["stderr_truncated"] = bool(truncated[0]), bool(truncated[1])
+    return header, out, err
 
 
 def _limit_from(header: dict[str, Any], limits: dict[str, Any]) -> str | None:

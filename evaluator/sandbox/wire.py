@@ -44,6 +44,19 @@ def read_frame(fd: int) -> bytes | None:
     return read_exact(fd, size) if size else b""
 
 
+def frames_end(buffer: bytearray, count: int) -> int | None:
+    """Where the first ``count`` frames in ``buffer`` end, if they are all complete."""
+    end = 0
+    for _ in range(count):
+        if len(buffer) < end + _HEADER.size:
+            return None
+        (size,) = _HEADER.unpack_from(buffer, end)
+        end += _HEADER.size + size
+        if len(buffer) < end:
+            return None
+    return end
+
+
 def take_frame(buffer: bytearray) -> bytes | None:
     """Pop one complete frame from the front of ``buffer``, if there is one."""
     if len(buffer) < _HEADER.size:
