@@ -15,6 +15,7 @@ stderr bytes) [-> ack ``1``/``0`` when the job asks for early exit] ... -> ``{"d
 
 from __future__ import annotations
 
+import _signal
 import base64
 import fcntl
 import gc
@@ -79,7 +80,7 @@ class _Child:
     """A running sandbox child and the server's ends of its pipes. (A plain class: the
     server avoids ``dataclasses``, which imports ``inspect``: memory every fork pays for.)"""
 
-    __slots__ = ("pid", "pidfd", "status_r", "ctrl_w", "nonce", "poller", "buffer", "marks")
+    __slots__ = ("pid", "pidfd", "status_r", "ctrl_w", "nonce", "poller", "buffer", "marks", "stat")
 
     def __init__(self, pid: int, status_r: int, ctrl_w: int | None, nonce: str) -> None:
         self.pid, self.status_r, self.ctrl_w, self.nonce = pid, status_r, ctrl_w, nonce
@@ -91,6 +92,22 @@ class _Child:
         # (CPU from /proc, wall) when report bytes last arrived: an upper bound on where the
         # next test started, so the watchdog never charges a test for an earlier one.
         self.marks = (0.0, time.monotonic())
+        try:  # /proc/<pid>/stat, kept open: the watchdog reads it often
+            self.stat: int | None = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self.stat = None
+
+    def cpu(self) -> float:
+        """User plus system CPU of the child's whole thread group, from the kernel (the
+        program cannot forge it; clock-tick resolution)."""
+        try:
+            data = os.pread(self.stat, 512, 0) if self.stat is not None else b""
+        except OSError:
+            return 0.0
+        if not data:
+            return 0.0
+        fields = data[data.rindex(b")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / _CLK_TCK
 
 
 class Server:
@@ -114,6 +131,7 @@ class Server:
         # Threads would otherwise reserve RLIMIT_STACK (1 GiB) each, counted by RLIMIT_DATA.
         threading.stack_size(8 << 20)
         harness.install_audit_hook()
+        self._child_environment()
         gc.collect()
         gc.freeze()  # keep the children's GC off the server's pages: fewer copy-on-write faults
 
@@ -126,10 +144,21 @@ class Server:
             except ImportError:
                 pass
 
-    def _seccomp(self) -> bytes | None:
+    def _seccomp(self) -> kernel.SeccompProgram | None:
         """The filter arrives compiled by the pool (no libseccomp in this lean process)."""
         bpf = self.profile.get("seccomp_bpf")
-        return base64.b64decode(bpf) if bpf else None
+        return kernel.SeccompProgram(base64.b64decode(bpf)) if bpf else None
+
+    def _child_environment(self) -> None:
+        """What every child gets, set once here rather than after each fork (work in a child
+        touches pages, and each touched page is a copy-on-write fault): the run dir as working
+        and temp directory, single-threaded BLAS."""
+        os.chdir(self.run_dir)
+        os.environ.update(
+            HOME=self.run_dir, TMPDIR=self.run_dir, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1"
+        )
+        if "tempfile" in sys.modules:  # its cached default dir would be /tmp
+            sys.modules["tempfile"].tempdir = self.run_dir
 
     def _landlock(self) -> int | None:
         abi = kernel.landlock_abi() if self.profile.get("landlock") else 0
@@ -336,52 +365,52 @@ class Server:
         ctrl_r, ctrl_w = os.pipe2(os.O_CLOEXEC) if batch else (None, None)
         # The report key travels in a list the child empties: no frame keeps it in a local.
         key = [os.urandom(16).hex()]
-        pid = os.fork()
+        # fds 0-2: stdin/stdout/stderr memfds, 3: reports; submission isolation adds
+        # 4: test indices, 5-7: spare copies of 0-2 (a test may close them), 8...: stdin
+        # ring; a split assertion test adds 4: calls in, 5: calls out. Duplicated above the
+        # child's range here, before the fork, so the child only moves them down.
+        layout = [*fds, status_w] + ([ctrl_r, *fds] if ctrl_r is not None else [])
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD) for fd in layout + list(role[1:])]
+        pid = kernel.fork_lean()
         if pid == 0:  # pragma: no cover - runs in the child, reported through fd 3
-            self._child(job, program, fds, status_w, ctrl_r, tests, key, role)
+            self._child(job, program, high, tests, key, role[0])
+        for fd in high:
+            os.close(fd)
         os.close(status_w)
         if ctrl_r is not None:
             os.close(ctrl_r)
         return _Child(pid, status_r, ctrl_w, key[0])
 
-    def _child(self, job, program, fds, status_w, ctrl_r, tests, key, role) -> None:
+    def _child(self, job, program, high: list[int], tests: int, key: list[str], role: str):
         code = 70
         try:
             os.setsid()  # own process group: the server kills the whole group
             kernel.set_parent_death_signal(signal.SIGKILL)
-            for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM):
-                signal.signal(sig, signal.SIG_DFL)
-            # fds 0-2: stdin/stdout/stderr memfds, 3: reports; submission isolation adds
-            # 4: test indices and 5-7: spare copies of 0-2, restored if a test closes them;
-            # a split assertion test adds 4: calls in, 5: calls out.
-            layout = [*fds, status_w] + ([ctrl_r, *fds] if ctrl_r is not None else [])
-            layout += list(role[1:])
-            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, _HIGH_FD) for fd in layout]  # no clashes
+            for sig in _DEFAULT_SIGNALS:
+                _signal.signal(sig, _signal.SIG_DFL)  # not signal.signal: its enum wrapping
+                # touches ~100 pages, each a copy-on-write fault
+            if "random" in sys.modules:  # fork_lean skipped random's own reseed
+                sys.modules["random"].seed()
             for target, fd in enumerate(high):
-                os.dup2(fd, target)
-            keep = len(layout)
-            run_dir = self.run_dir
-            os.chdir(run_dir)
-            os.environ.update(HOME=run_dir, TMPDIR=run_dir)
-            if "tempfile" in sys.modules:  # its cached default dir is the server's /tmp
-                sys.modules["tempfile"].tempdir = run_dir
+                os.dup2(fd, target)  # dup2 clears close-on-exec on the copy
+            keep = len(high)
             self._set_limits(job["limits"], tests)
             harness.arm_reports(key.pop())
             self._confine()
             os.closerange(keep, 1 << 16)
             code = 0
             mode, func, pre = job["mode"], job.get("func_name"), job.get("preamble", True)
-            if role[0] == "serve":
+            if role == "serve":
                 harness.serve_calls(job["code"], program, func or "", pre)
                 return
-            if role[0] == "check":
+            if role == "check":
                 harness.send_report(harness.run_check(*program, func or ""))
                 return
-            if ctrl_r is None:
+            if len(high) == 4:  # one test
                 text = _read_input() if mode == "call" else ""
                 harness.send_report(harness.run_test(job["code"], program, mode, func, text, pre))
             else:
-                self._run_tests_in_child(job, program, len(role) - 1)
+                self._run_tests_in_child(job, program, len(high) - 8)
         except BaseException as exc:  # noqa: BLE001 - sandbox set-up failed: say why on stderr
             try:
                 os.write(2, f"sandbox: {type(exc).__name__}: {exc}\n".encode())
@@ -426,7 +455,6 @@ class Server:
         files = max(int(limits["open_files"]), 16)
         resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = "1"
 
     def _confine(self) -> None:
         if self.ruleset_fd is not None or self.bpf is not None:
@@ -464,7 +492,7 @@ class Server:
                 if data:
                     child.buffer += data
                     if frames > 1:
-                        child.marks = (_proc_cpu(child.pid), time.monotonic())
+                        child.marks = (child.cpu(), time.monotonic())
                     continue
                 poller.unregister(child.status_r)  # EOF: only the exit is left to see
             if child.pidfd in events or exited:
@@ -525,7 +553,7 @@ class Server:
         if kill:
             self._kill(child)
         _, status, usage = os.wait4(child.pid, 0)
-        for fd in (child.pidfd, child.status_r, child.ctrl_w):
+        for fd in (child.pidfd, child.status_r, child.ctrl_w, child.stat):
             if fd is not None:
                 os.close(fd)
         self._clean_run_dir()
@@ -544,6 +572,9 @@ class Server:
 
 
 _RING = 4  # stdin memfds a batch child may run ahead on
+_DEFAULT_SIGNALS = tuple(
+    int(s) for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM)
+)
 
 
 def _fill(fd: int, text: str) -> None:
@@ -609,17 +640,7 @@ def _read_output(fd: int, limits: dict[str, Any]) -> bytes:
 
 
 def _cpu(child: _Child, partner: _Child | None) -> float:
-    return _proc_cpu(child.pid) + (_proc_cpu(partner.pid) if partner is not None else 0.0)
-
-
-def _proc_cpu(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            data = stat.read()
-    except OSError:
-        return 0.0
-    fields = data[data.rindex(b")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / _CLK_TCK
+    return child.cpu() + (partner.cpu() if partner is not None else 0.0)
 
 
 def _read_input() -> str:

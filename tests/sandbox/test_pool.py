@@ -122,6 +122,22 @@ def test_isolation_levels_agree(pool, isolation):
     assert [r.exit_code for r in runs] == [0, 0, 4, 0]
 
 
+def test_every_child_gets_fresh_randomness(pool):
+    """Children are forked without Python's at-fork handlers; they reseed ``random``."""
+    job = Job(code="import random\nprint(random.getrandbits(64))", inputs=[""] * 3)
+    values = {r.stdout for r in pool.run(job).runs}
+    values |= {r.stdout for r in pool.run(job).runs}
+    assert len(values) == 6
+
+
+@pytest.mark.parametrize("isolation", list(Isolation))
+def test_tests_after_a_crash_still_run_in_a_new_child(pool, isolation):
+    code = "import os\nn = int(input())\nif n == 1:\n    os._exit(9)\nprint(n)"
+    runs = pool.run(Job(code=code, inputs=["0", "1", "2", "3"], isolation=isolation)).runs
+    assert [r.stdout for r in runs] == [b"0\n", b"", b"2\n", b"3\n"]
+    assert [r.exit_code for r in runs] == [0, 9, 0, 0]
+
+
 def test_close_can_cancel_queued_jobs(tmp_path):
     own = SandboxPool(workers=1, tmp_dir=tmp_path)
     slow = own.submit(Job(code="import time; time.sleep(0.5)", inputs=[""]))
