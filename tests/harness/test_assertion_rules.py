@@ -11,7 +11,7 @@ import pytest
 from evaluator.harness.assertion import can_split, program
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
-from evaluator.sandbox import Isolation
+from evaluator.sandbox import Isolation, SandboxPool
 
 PROMPT = '''from typing import List
 import math
@@ -333,3 +333,16 @@ def test_report_forged_with_nonce_from_the_stack_is_not_a_pass(grader):
         """
     )
     assert _grade(grader, completion).verdict is not Verdict.AC
+
+
+def test_early_exit_keeps_the_server_in_step(tmp_path):
+    """With early exit the pool acknowledges every result; the split path must read that
+    acknowledgement too, or the next job's frame is misread and the server dies."""
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as own:
+        grader = Grader(GradeOptions(time_limit=2.0, early_exit=True), pool=own)
+        for completion in (CORRECT, "    return values\n", CORRECT):
+            _grade(grader, completion)
+        stdin = Problem("echo", Harness.STDIN, [TestCase("a\n", "a\n"), TestCase("b\n", "b\n")])
+        assert grader.grade(stdin, "print(input())").verdict is Verdict.AC
+        assert _grade(grader, CORRECT).verdict is Verdict.AC
+        assert own.restarts == 0
