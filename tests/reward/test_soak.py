@@ -56,7 +56,7 @@ def test_soak_300_calls_of_8(pool):
     with CodeReward(pool=pool) as reward:
         for _ in range(20):  # warm up caches and allocator
             assert reward(None, COMPLETIONS, tests=[TESTS] * len(COMPLETIONS)) == EXPECTED
-        before = snapshot(pool)
+        before, restarts = snapshot(pool), pool.restarts
         for i in range(300):
             tests = [
                 [dict(t) for t in TESTS] for _ in COMPLETIONS
@@ -67,4 +67,4 @@ def test_soak_300_calls_of_8(pool):
     for key in ("descendants", "fds", "threads", "temp_entries"):
         assert after[key] == before[key], (key, before, after)
     assert after["rss_kb"] - before["rss_kb"] < 20 * 1024, (before, after)
-    assert pool.restarts == 0
+    assert pool.restarts == restarts  # the pool is shared: count only this test's
