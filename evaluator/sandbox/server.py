@@ -187,20 +187,19 @@ class Server:
 
     def run_job(self, job: dict[str, Any]) -> None:
         program = harness.compile_program(job["code"])
-        if job.get("tests_code") is not None and not isinstance(program, str):
-            header, out, err = self._run_split(job, program)
-            if header.get("status") != "unsplittable":
-                write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
-                if job.get("early_exit"):
-                    read_frame(self.req_fd)  # the ack; there is no test after this one
-                write_frames(self.resp_fd, b'{"done": true}')
-                return
-            # The tests pass the candidate something that cannot cross processes: run them
-            # joined, in the candidate's process, as HumanEval's own harness does.
+        if job.get("tests_code") is not None:
+            if not isinstance(program, str):
+                header, out, err = self._run_split(job, program)
+                if header.get("status") != "unsplittable":
+                    write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
+                    if job.get("early_exit"):
+                        read_frame(self.req_fd)  # the ack; there is no test after this one
+                    write_frames(self.resp_fd, b'{"done": true}')
+                    return
+            # A syntax error, or tests that pass the candidate something that cannot cross
+            # processes: run them joined, in one module, as HumanEval's own harness does.
             job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
             program = harness.compile_program(job["code"])
-        elif job.get("tests_code") is not None:
-            job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
         inputs: list[str] = job["inputs"]
         fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
         if job.get("isolation") == "submission" and not isinstance(program, str) and inputs:
@@ -589,8 +588,6 @@ def _fill(fd: int, text: str) -> None:
 def _from_exit(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
     """The header of a child that ended: its report if it sent one, else how it died."""
     header = dict(report) if report is not None else {"status": "lost"}
-    for internal in ("cpu", "maxrss", "truncated"):
-        header.pop(internal, None)
     if report is None:
         if os.WIFSIGNALED(status):
             header["signal"] = os.WTERMSIG(status)

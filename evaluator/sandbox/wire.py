@@ -55,16 +55,3 @@ def frames_end(buffer: bytearray, count: int) -> int | None:
         if len(buffer) < end:
             return None
     return end
-
-
-def take_frame(buffer: bytearray) -> bytes | None:
-    """Pop one complete frame from the front of ``buffer``, if there is one."""
-    if len(buffer) < _HEADER.size:
-        return None
-    (size,) = _HEADER.unpack_from(buffer)
-    end = _HEADER.size + size
-    if len(buffer) < end:
-        return None
-    frame = bytes(buffer[_HEADER.size : end])
-    del buffer[:end]
-    return frame
