@@ -125,6 +125,11 @@ class Server:
             self.profile.get("network_namespace") and os.geteuid() == 0 and kernel.unshare_network()
         )
         self.drop_caps = bool(self.profile.get("drop_capabilities")) and os.geteuid() == 0
+        # Memfds kept between jobs (creating and closing seven per submission showed up in
+        # profiles) and one read buffer: written into, never reallocated, so after a fork only
+        # the page a report lands on is copied.
+        self.spare_memfds: list[int] = []
+        self.inbox = bytearray(256 << 10)
         kernel.set_child_subreaper()
         sys.set_int_max_str_digits(0)  # big integers print, as on contest judges (documented)
         sys.setrecursionlimit(10**6)  # the stack is large; the program may lower it
@@ -182,7 +187,8 @@ class Server:
         write_frames(self.resp_fd, json.dumps({"ready": True, **self.info}).encode())
         while (frame := read_frame(self.req_fd)) is not None:
             self.run_job(json.loads(frame))
-            self._reap_orphans()
+            if self._reap_orphans():  # a descendant outlived its child: it may hold memfds
+                self._drop_spare_memfds()
         _remove_tree(self.tmp_root)
 
     def run_job(self, job: dict[str, Any]) -> None:
@@ -201,13 +207,12 @@ class Server:
             job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
             program = harness.compile_program(job["code"])
         inputs: list[str] = job["inputs"]
-        fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
+        fds = self._take_memfds(3)
         if job.get("isolation") == "submission" and not isinstance(program, str) and inputs:
             try:
                 self._run_batch(job, program, fds)
             finally:
-                for fd in fds:
-                    os.close(fd)
+                self._give_memfds(fds)
             write_frames(self.resp_fd, b'{"done": true}')
             return
         try:
@@ -224,8 +229,7 @@ class Server:
                 if job.get("early_exit") and read_frame(self.req_fd) != b"1":
                     break
         finally:
-            for fd in fds:
-                os.close(fd)
+            self._give_memfds(fds)
         write_frames(self.resp_fd, b'{"done": true}')
 
     def _run_test(self, job, program, fds, text):
@@ -265,7 +269,7 @@ class Server:
         """Run tests ``first...`` in one child; the test to go on from, or None to stop."""
         limits, inputs = job["limits"], job["inputs"]
         todo = inputs[first:]
-        ring = [os.memfd_create("stdin", os.MFD_CLOEXEC) for _ in range(min(len(todo), _RING))]
+        ring = self._take_memfds(min(len(todo), RING_SLOTS))
         child: _Child | None = None
         try:
             for slot, fd in enumerate(ring):
@@ -296,8 +300,7 @@ class Server:
         finally:
             if child is not None:
                 self._finish(child, kill=True)
-            for fd in ring:
-                os.close(fd)
+            self._give_memfds(ring)
 
     def _batch_loss(self, child, fds, limits, limit, start_cpu, start_wall):
         """A batch child that died or was killed mid-test: the kernel tells how, and the
@@ -489,9 +492,9 @@ class Server:
                 return None, "wall"
             events = dict(poller.poll(min(left, tick) * 1000))
             if child.status_r in events:
-                data = os.read(child.status_r, 1 << 20)
-                if data:
-                    child.buffer += data
+                size = os.readv(child.status_r, [self.inbox])
+                if size:
+                    child.buffer += memoryview(self.inbox)[:size]
                     if frames > 1:
                         child.marks = (child.cpu(), time.monotonic())
                     continue
@@ -560,19 +563,37 @@ class Server:
         self._clean_run_dir()
         return status, usage
 
+    def _take_memfds(self, count: int) -> list[int]:
+        spare = self.spare_memfds
+        taken = [spare.pop() for _ in range(min(count, len(spare)))]
+        return taken + [os.memfd_create("io", os.MFD_CLOEXEC) for _ in range(count - len(taken))]
+
+    def _give_memfds(self, fds: list[int]) -> None:
+        """Back to the spares, emptied (a killed test may have left output behind). Only
+        this server holds them now: every child of the job has been reaped."""
+        for fd in fds:
+            os.ftruncate(fd, 0)
+        self.spare_memfds += fds
+
+    def _drop_spare_memfds(self) -> None:
+        for fd in self.spare_memfds:
+            os.close(fd)
+        self.spare_memfds = []
+
     @staticmethod
-    def _reap_orphans() -> None:
-        """Descendants that outlived their child (permissive profile) are re-parented here."""
+    def _reap_orphans() -> bool:
+        """Reap descendants that outlived their child (re-parented here: the server is a
+        subreaper; only profiles that allow processes have any). True if some still run."""
         while True:
             try:
                 pid, _ = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                return
+                return False
             if pid == 0:
-                return
+                return True
 
 
-_RING = 4  # stdin memfds a batch child may run ahead on
+RING_SLOTS = 16  # stdin memfds a batch child may run ahead on (a typical submission needs no refill)
 _DEFAULT_SIGNALS = tuple(
     int(s) for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM)
 )
