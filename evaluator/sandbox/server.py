@@ -59,7 +59,6 @@ PRELOAD = [
     "time",
     "typing",
 ]
-_CLK_TCK = os.sysconf("SC_CLK_TCK")
 _STDERR_KEEP = 16 << 10  # keep the end of stderr, where the traceback is
 _HIGH_FD = 200  # server-held fds live above the child's fixed layout
 
@@ -80,7 +79,17 @@ class _Child:
     """A running sandbox child and the server's ends of its pipes. (A plain class: the
     server avoids ``dataclasses``, which imports ``inspect``: memory every fork pays for.)"""
 
-    __slots__ = ("pid", "pidfd", "status_r", "ctrl_w", "nonce", "poller", "buffer", "marks", "stat")
+    __slots__ = (
+        "pid",
+        "pidfd",
+        "status_r",
+        "ctrl_w",
+        "nonce",
+        "poller",
+        "buffer",
+        "marks",
+        "clock",
+    )
 
     def __init__(self, pid: int, status_r: int, ctrl_w: int | None, nonce: str) -> None:
         self.pid, self.status_r, self.ctrl_w, self.nonce = pid, status_r, ctrl_w, nonce
@@ -92,22 +101,18 @@ class _Child:
         # (CPU from /proc, wall) when report bytes last arrived: an upper bound on where the
         # next test started, so the watchdog never charges a test for an earlier one.
         self.marks = (0.0, time.monotonic())
-        try:  # /proc/<pid>/stat, kept open: the watchdog reads it often
-            self.stat: int | None = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
-            self.stat = None
+        # The child's process CPU clock (what glibc's clock_getcpuclockid(pid) returns: Linux
+        # encodes the pid as ~pid << 3, CPUCLOCK_SCHED = 2): all its threads, nanoseconds,
+        # a sixth of the cost of parsing /proc/<pid>/stat.
+        self.clock = ((~pid) << 3) | 2
 
     def cpu(self) -> float:
         """User plus system CPU of the child's whole thread group, from the kernel (the
-        program cannot forge it; clock-tick resolution)."""
+        program cannot forge it); 0.0 once it is gone."""
         try:
-            data = os.pread(self.stat, 512, 0) if self.stat is not None else b""
+            return time.clock_gettime(self.clock)
         except OSError:
             return 0.0
-        if not data:
-            return 0.0
-        fields = data[data.rindex(b")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / _CLK_TCK
 
 
 class Server:
@@ -375,9 +380,10 @@ class Server:
         # child's range here, before the fork, so the child only moves them down.
         layout = [*fds, status_w] + ([ctrl_r, *fds] if ctrl_r is not None else [])
         high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD) for fd in layout + list(role[1:])]
+        rlimits = _rlimits(job["limits"], tests)
         pid = kernel.fork_lean()
         if pid == 0:  # pragma: no cover - runs in the child, reported through fd 3
-            self._child(job, program, high, tests, key, role[0])
+            self._child(job, program, high, rlimits, key, role[0])
         for fd in high:
             os.close(fd)
         os.close(status_w)
@@ -385,11 +391,11 @@ class Server:
             os.close(ctrl_r)
         return _Child(pid, status_r, ctrl_w, key[0])
 
-    def _child(self, job, program, high: list[int], tests: int, key: list[str], role: str):
+    def _child(self, job, program, high: list[int], rlimits, key: list[str], role: str):
         code = 70
         try:
             os.setsid()  # own process group: the server kills the whole group
-            kernel.set_parent_death_signal(signal.SIGKILL)
+            kernel.set_parent_death_signal(_SIGKILL)
             for sig in _DEFAULT_SIGNALS:
                 _signal.signal(sig, _signal.SIG_DFL)  # not signal.signal: its enum wrapping
                 # touches ~100 pages, each a copy-on-write fault
@@ -398,7 +404,8 @@ class Server:
             for target, fd in enumerate(high):
                 os.dup2(fd, target)  # dup2 clears close-on-exec on the copy
             keep = len(high)
-            self._set_limits(job["limits"], tests)
+            for which, pair in rlimits:
+                _setrlimit(which, pair)
             harness.arm_reports(key.pop())
             self._confine()
             os.closerange(keep, 1 << 16)
@@ -448,17 +455,6 @@ class Server:
             harness.send_report(report, out, err[-_STDERR_KEEP:])
             if index == last:
                 return
-
-    def _set_limits(self, limits: dict[str, Any], tests: int) -> None:
-        cpu = math.ceil(limits["cpu_time"] * tests) + 1
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        memory = limits["memory_mb"] << 20
-        resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
-        size = limits["output_bytes"]
-        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
-        files = max(int(limits["open_files"]), 16)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     def _confine(self) -> None:
         if self.ruleset_fd is not None or self.bpf is not None:
@@ -557,7 +553,7 @@ class Server:
         if kill:
             self._kill(child)
         _, status, usage = os.wait4(child.pid, 0)
-        for fd in (child.pidfd, child.status_r, child.ctrl_w, child.stat):
+        for fd in (child.pidfd, child.status_r, child.ctrl_w):
             if fd is not None:
                 os.close(fd)
         self._clean_run_dir()
@@ -593,10 +589,33 @@ class Server:
                 return True
 
 
-RING_SLOTS = 16  # stdin memfds a batch child may run ahead on (a typical submission needs no refill)
+RING_SLOTS = (
+    16  # stdin memfds a batch child may run ahead on (a typical submission needs no refill)
+)
 _DEFAULT_SIGNALS = tuple(
     int(s) for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM)
 )
+
+
+_SIGKILL = int(signal.SIGKILL)
+_setrlimit = resource.setrlimit
+
+
+def _rlimits(limits: dict[str, Any], tests: int) -> list[tuple[int, tuple[int, int]]]:
+    """A child's resource limits, worked out in the server before the fork (each object the
+    child touches costs it a copy-on-write fault): CPU for all its tests plus a second (the
+    watchdog enforces each test's own), memory, output size, open files, no core dumps."""
+    cpu = math.ceil(limits["cpu_time"] * tests) + 1
+    memory = limits["memory_mb"] << 20
+    size = limits["output_bytes"]
+    files = max(int(limits["open_files"]), 16)
+    return [
+        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
+        (resource.RLIMIT_DATA, (memory, memory)),
+        (resource.RLIMIT_FSIZE, (size, size)),
+        (resource.RLIMIT_NOFILE, (files, files)),
+        (resource.RLIMIT_CORE, (0, 0)),
+    ]
 
 
 def _fill(fd: int, text: str) -> None:
