@@ -22,6 +22,13 @@ Every strategy runs the same trivial program, ``print(input())``, on the same ki
     the Manager down. LiveCodeBench also wraps each call in ``unittest.mock.patch`` decorators
     and runs ``reliability_guard()``; leaving those out makes this baseline, if anything,
     cheaper than the real thing, so the ratios against it are conservative.
+``fork-floor`` (a floor, not a competitor)
+    what forking a child per submission costs before any sandboxing: ``--workers``
+    processes set up like fork servers (same pre-imports, the same in-sandbox harness;
+    ``fork_floor_worker.py``) fork a child per submission that runs the tests as a sandbox
+    child does (fresh globals and stdio objects per test, output read back) with no
+    confinement, limits, reports, watchdog or caller. The report sets it against the CPU
+    per test that the throughput target allows.
 
 Every output is checked (exact stdout, clean exit, one result per test). A strategy with a
 failure makes the whole benchmark void: the script says so and exits with status 1.
@@ -113,6 +120,7 @@ STRATEGIES = {
     "sandbox-submission": "this sandbox, isolation submission: a child per submission",
     "python-c": "baseline A: a fresh `python -c` per test",
     "process": "baseline B: Process + Manager().list() per submission (LiveCodeBench)",
+    "fork-floor": "floor: a bare fork per submission running the tests, no sandbox, no reports",
 }
 
 # -- CPU accounting ------------------------------------------------------------------------
@@ -324,6 +332,46 @@ def bench_python_c(workload: list[list[str]], workers: int, flags: tuple[str, ..
     return measure
 
 
+# -- the floor of forking a child per submission ------------------------------------------
+
+
+def bench_fork_floor(workload: list[list[str]], workers: int) -> Measure:
+    """``workers`` processes set up like fork servers (``fork_floor_worker.py``) share the
+    submissions; timed from the moment all are ready until all have exited."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fork_floor_worker.py")
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(script))}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, script],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(workers)
+    ]
+    for i, proc in enumerate(procs):
+        proc.stdin.write(json.dumps(workload[i::workers]) + "\n")
+        proc.stdin.flush()
+    for proc in procs:
+        assert proc.stdout.readline() == "ready\n"
+    start = snapshot_start()
+    for proc in procs:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    failures = sum(json.loads(proc.stdout.readline())["failures"] for proc in procs)
+    for proc in procs:
+        proc.wait()
+    end = snapshot_end()
+    for proc in procs:
+        proc.stdin.close()
+        proc.stdout.close()
+    tests = len(workload[0])
+    return Measure(
+        "fork-floor", len(workload), tests, end.wall - start.wall, cpu_between(start, end), failures
+    )
+
+
 # -- baseline B: LiveCodeBench's Process + Manager per submission -----------------------------
 
 
@@ -532,7 +580,30 @@ def print_report(measures: dict[str, Measure], args: argparse.Namespace) -> dict
             mark = "met" if t["met"] else "MISSED"
             note = f"  ({t['note']})" if t["note"] else ""
             print(f"  {t['target']:<58} {t['measured']:>8.3f}  goal {t['goal']:<8} {mark}{note}")
-    return {"ratios": ratios, "targets": targets}
+    floor = floor_note(measures)
+    if floor:
+        print("\n" + floor)
+    return {"ratios": ratios, "targets": targets, "floor": floor}
+
+
+def floor_note(measures: dict[str, Measure]) -> str:
+    """What the throughput target leaves per test, set against the floor of forking a child
+    per submission (``fork-floor``): how much room any sandbox of that design has."""
+    if not {"fork-floor", "process"} <= measures.keys():
+        return ""
+    budget = measures["process"].cpu_ms_per_test() / TARGET_SPEEDUP
+    floor = measures["fork-floor"].cpu_ms_per_test()
+    lines = [
+        f"Floor: a bare fork per submission running the same tests costs {floor:.3f} CPU ms/test",
+        f"  (no confinement, no reports, no caller); {TARGET_SPEEDUP:g}x the Process baseline "
+        f"leaves {budget:.3f} ms/test for everything,",
+        f"  i.e. {budget - floor:.3f} ms/test for the sandbox's own work (confinement, limits, "
+        "per-test reports, watchdog, caller).",
+    ]
+    if "sandbox-submission" in measures:
+        ours = measures["sandbox-submission"].cpu_ms_per_test()
+        lines.append(f"  sandbox-submission spends {ours - floor:.3f} ms/test above the floor.")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -623,6 +694,9 @@ def main(argv: list[str] | None = None) -> int:
             make_workload(base_a, args.tests), args.workers, tuple(args.python_flags.split())
         ),
         "process": lambda: bench_process(make_workload(base_b, args.tests), args.workers),
+        "fork-floor": lambda: bench_fork_floor(
+            make_workload(args.submissions, args.tests), args.workers
+        ),
     }
     runs: dict[str, list[Measure]] = {name: [] for name in chosen}
     for round_ in range(args.repeat):
