@@ -99,7 +99,7 @@ def _build_preamble() -> dict[str, Any]:
     import typing
 
     names: dict[str, Any] = {}
-    star_modules = (
+    star_modules = (  # LeetCodeDataset's prompt star-imports these (statistics: contest habit)
         typing,
         collections,
         heapq,
@@ -108,6 +108,7 @@ def _build_preamble() -> dict[str, Any]:
         itertools,
         functools,
         string,
+        operator,
         statistics,
     )
     for module in star_modules:

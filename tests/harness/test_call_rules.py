@@ -79,6 +79,9 @@ LEETCODE_NAMES = {
     "inf": "def f(self, a):\n        return len(a) if inf > 10**18 else -1",
     "Counter": "def f(self, a):\n        return sum(Counter(a).values())",
     "math": "def f(self, a):\n        return math.floor(len(a))",
+    # LeetCode's environment star-imports operator too (DebugBench oracles use ``mul``, ``lt``).
+    "mul": "def f(self, a):\n        return reduce(mul, [1, 1, 1]) * len(a)",
+    "lt": "def f(self, a):\n        return sum(map(lt, a, [9, 9, 9]))",
 }
 
 
