@@ -25,7 +25,7 @@ from typing import Any
 
 from evaluator.sandbox.profile import Profile, load_profile
 from evaluator.sandbox.records import Job, JobResult, LimitHit, RunResult
-from evaluator.sandbox.wire import read_frame, write_frames
+from evaluator.sandbox.wire import FrameReader, write_frames
 
 OnResult = Callable[[int, RunResult], bool]
 """Called after each test with its index and result; return False to skip the rest."""
@@ -82,6 +82,7 @@ class _Worker:
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.to_server, self.from_server = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        self.frames = FrameReader(self.from_server)
         config = {"tmp_root": self.tmp_root, "profile": profile, "preload": preload}
         try:
             write_frames(self.to_server, json.dumps(config).encode())
@@ -92,7 +93,7 @@ class _Worker:
     def wait_ready(self) -> _Worker:
         """Wait for the server's hello (servers start in parallel: spawn all, then wait)."""
         try:
-            ready = read_frame(self.from_server)
+            ready = self.frames.read_frame()
         except OSError:
             ready = None
         if ready is None:
@@ -109,13 +110,13 @@ class _Worker:
         try:
             write_frames(self.to_server, json.dumps(wire).encode())
             while True:
-                header = read_frame(self.from_server)
+                header = self.frames.read_frame()
                 if header is None:
                     raise WorkerDied("fork server died")
                 fields = json.loads(header)
                 if fields.get("done"):
                     return
-                stdout, stderr = read_frame(self.from_server), read_frame(self.from_server)
+                stdout, stderr = self.frames.read_frame(), self.frames.read_frame()
                 if stdout is None or stderr is None:
                     raise WorkerDied("fork server died")
                 result = _run_result(fields, stdout, stderr)

@@ -32,7 +32,7 @@ from typing import Any
 
 from evaluator.harness import child as harness
 from evaluator.sandbox import kernel
-from evaluator.sandbox.wire import frames_end, read_frame, write_frames
+from evaluator.sandbox.wire import FrameReader, frames_end, write_frames
 
 PRELOAD = [
     "array",
@@ -116,8 +116,8 @@ class _Child:
 
 
 class Server:
-    def __init__(self, config: dict[str, Any], req_fd: int, resp_fd: int) -> None:
-        self.req_fd, self.resp_fd = req_fd, resp_fd
+    def __init__(self, config: dict[str, Any], requests: FrameReader, resp_fd: int) -> None:
+        self.requests, self.resp_fd = requests, resp_fd
         self.tmp_root: str = config["tmp_root"]
         self.profile: dict[str, Any] = config["profile"]
         self.run_dir = os.path.join(self.tmp_root, "run")  # reused, emptied after each child
@@ -190,7 +190,7 @@ class Server:
 
     def serve(self) -> None:
         write_frames(self.resp_fd, json.dumps({"ready": True, **self.info}).encode())
-        while (frame := read_frame(self.req_fd)) is not None:
+        while (frame := self.requests.read_frame()) is not None:
             self.run_job(json.loads(frame))
             if self._reap_orphans():  # a descendant outlived its child: it may hold memfds
                 self._drop_spare_memfds()
@@ -204,7 +204,7 @@ class Server:
                 if header.get("status") != "unsplittable":
                     write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
                     if job.get("early_exit"):
-                        read_frame(self.req_fd)  # the ack; there is no test after this one
+                        self.requests.read_frame()  # the ack; there is no test after this one
                     write_frames(self.resp_fd, b'{"done": true}')
                     return
             # A syntax error, or tests that pass the candidate something that cannot cross
@@ -231,7 +231,7 @@ class Server:
                 else:
                     header, out, err = self._run_test(job, program, fds, text)
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
-                if job.get("early_exit") and read_frame(self.req_fd) != b"1":
+                if job.get("early_exit") and self.requests.read_frame() != b"1":
                     break
         finally:
             self._give_memfds(fds)
@@ -297,7 +297,7 @@ class Server:
                         _fill(ring[index % len(ring)], todo[after])
                         os.write(child.ctrl_w, after.to_bytes(4, "big"))
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
-                if job.get("early_exit") and read_frame(self.req_fd) != b"1":
+                if job.get("early_exit") and self.requests.read_frame() != b"1":
                     return None
                 if child is None:
                     return first + index + 1
@@ -720,10 +720,11 @@ def main() -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    config = read_frame(req_fd)
+    requests = FrameReader(req_fd)
+    config = requests.read_frame()
     if config is None:
         return
-    Server(json.loads(config), req_fd, resp_fd).serve()
+    Server(json.loads(config), requests, resp_fd).serve()
 
 
 if __name__ == "__main__":

@@ -44,6 +44,30 @@ def read_frame(fd: int) -> bytes | None:
     return read_exact(fd, size) if size else b""
 
 
+class FrameReader:
+    """Frames from one fd, read in large chunks: one ``read`` usually brings a test's three
+    frames (header, stdout, stderr) at once instead of two reads per frame."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = bytearray()
+
+    def read_frame(self) -> bytes | None:
+        """The next frame, or None at end of file (the other side is gone)."""
+        buffer = self.buffer
+        while (end := frames_end(buffer, 1)) is None:
+            want = 1 << 16
+            if len(buffer) >= _HEADER.size:  # a big frame: read the rest of it at once
+                want = max(want, _HEADER.size + _HEADER.unpack_from(buffer)[0] - len(buffer))
+            chunk = os.read(self.fd, want)
+            if not chunk:
+                return None
+            buffer += chunk
+        frame = bytes(buffer[_HEADER.size : end])
+        del buffer[:end]
+        return frame
+
+
 def frames_end(buffer: bytearray, count: int) -> int | None:
     """Where the first ``count`` frames in ``buffer`` end, if they are all complete."""
     end = 0
