@@ -98,7 +98,7 @@ class _Child:
         self.poller.register(status_r, select.POLLIN)
         self.poller.register(self.pidfd, select.POLLIN)
         self.buffer = bytearray()  # report bytes read but not used yet (a batch runs ahead)
-        # (CPU from /proc, wall) when report bytes last arrived: an upper bound on where the
+        # (CPU from the kernel, wall) when report bytes last arrived: an upper bound on where the
         # next test started, so the watchdog never charges a test for an earlier one.
         self.marks = (0.0, time.monotonic())
         # The child's process CPU clock (what glibc's clock_getcpuclockid(pid) returns: Linux
@@ -470,7 +470,7 @@ class Server:
         self, child: _Child, limits, start_wall: float, start_cpu: float, partner=None, frames=1
     ):
         """Wait for the child's report on fd 3 (a JSON header, and with ``frames=3`` the
-        test's stdout and stderr) while enforcing the CPU limit (sampled from /proc,
+        test's stdout and stderr) while enforcing the CPU limit (the child's CPU clock,
         unforgeable; with ``partner``, the candidate of a split test, the two together) and
         the wall-clock backstop. Returns (report, limit hit)."""
         cpu_limit = limits["cpu_time"]
