@@ -616,7 +616,10 @@ def main(argv: list[str] | None = None) -> int:
         help="parallelism of every strategy (default: usable cores)",
     )
     parser.add_argument(
-        "--submissions", type=int, default=200, help="submissions for the sandbox strategies"
+        "--submissions",
+        type=int,
+        default=600,
+        help="submissions for the sandbox strategies (fewer: noisier medians)",
     )
     parser.add_argument("--tests", type=int, default=10, help="tests per submission")
     parser.add_argument(
