@@ -589,9 +589,9 @@ class Server:
                 return True
 
 
-RING_SLOTS = (
-    16  # stdin memfds a batch child may run ahead on (a typical submission needs no refill)
-)
+# Stdin memfds a batch child may run ahead on: a typical submission needs no refill, and
+# early exit still stops the child within one acknowledgement, however far ahead it is.
+RING_SLOTS = 16
 _DEFAULT_SIGNALS = tuple(
     int(s) for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM)
 )
