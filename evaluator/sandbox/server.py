@@ -565,10 +565,12 @@ class Server:
         return taken + [os.memfd_create("io", os.MFD_CLOEXEC) for _ in range(count - len(taken))]
 
     def _give_memfds(self, fds: list[int]) -> None:
-        """Back to the spares, emptied (a killed test may have left output behind). Only
-        this server holds them now: every child of the job has been reaped."""
+        """Back to the spares, emptied (a killed test may have left output behind) and with
+        their status flags reset (a program may have set O_APPEND on the shared description).
+        Only this server holds them now: every child of the job has been reaped."""
         for fd in fds:
             os.ftruncate(fd, 0)
+            fcntl.fcntl(fd, fcntl.F_SETFL, 0)
         self.spare_memfds += fds
 
     def _drop_spare_memfds(self) -> None:

@@ -38,6 +38,18 @@ def test_output_of_a_killed_test_does_not_reach_the_next_job(tmp_path):
             assert [r.stdout for r in echo.runs] == [b"a\n", b"b\n", b"c\n"]
 
 
+def test_flags_a_program_sets_do_not_reach_the_next_job(tmp_path):
+    set_append = (
+        "import fcntl, os\nfor fd in (0, 1, 2):\n    fcntl.fcntl(fd, fcntl.F_SETFL, os.O_APPEND)\n"
+    )
+    read_flags = "import fcntl, os\nprint([fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND for fd in (0, 1, 2)])\n"
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as pool:
+        for isolation in (Isolation.SUBMISSION, Isolation.TEST):
+            assert pool.run(Job(set_append, ["", ""], isolation=isolation)).runs[0].clean_exit
+            after = pool.run(Job(read_flags, [""], isolation=isolation))
+            assert after.runs[0].stdout == b"[0, 0, 0]\n"
+
+
 def test_memfds_are_reused_and_dropped_when_a_descendant_survives(tmp_path):
     survivor = (
         "import os, time\n"
