@@ -132,9 +132,10 @@ class Server:
         self.drop_caps = bool(self.profile.get("drop_capabilities")) and os.geteuid() == 0
         # Memfds kept between jobs (creating and closing seven per submission showed up in
         # profiles) and one read buffer: written into, never reallocated, so after a fork only
-        # the page a report lands on is copied.
+        # the page a report lands on is copied. It is zeroed after each read: every later child
+        # inherits this memory, and a report holds a program's output.
         self.spare_memfds: list[int] = []
-        self.inbox = bytearray(256 << 10)
+        self.inbox = bytearray(_INBOX)
         kernel.set_child_subreaper()
         sys.set_int_max_str_digits(0)  # big integers print, as on contest judges (documented)
         sys.setrecursionlimit(10**6)  # the stack is large; the program may lower it
@@ -491,6 +492,7 @@ class Server:
                 size = os.readv(child.status_r, [self.inbox])
                 if size:
                     child.buffer += memoryview(self.inbox)[:size]
+                    self.inbox[:size] = _ZEROS[:size]
                     if frames > 1:
                         child.marks = (child.cpu(), time.monotonic())
                     continue
@@ -591,6 +593,8 @@ class Server:
                 return True
 
 
+_INBOX = 256 << 10
+_ZEROS = memoryview(bytes(_INBOX))
 # Stdin memfds a batch child may run ahead on: a typical submission needs no refill, and
 # early exit still stops the child within one acknowledgement, however far ahead it is.
 RING_SLOTS = 16
@@ -722,7 +726,7 @@ def main() -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    requests = FrameReader(req_fd)
+    requests = FrameReader(req_fd, scrub=True)  # jobs hold code: none left for later children
     config = requests.read_frame()
     if config is None:
         return
