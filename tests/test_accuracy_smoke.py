@@ -194,3 +194,5 @@ def test_debugbench_slice():
     db = _load("debugbench")
     assert db.classify_oracle("NameError: name 'List' is not defined", "RE").endswith("List")
     assert db.classify_oracle("line 1: expected '1', got '2'", "WA").startswith("test data")
+    message = "unserialisable result: return value contains a generator, which is not plain data"
+    assert db.classify_oracle(message, "WA").startswith("result is not plain data")

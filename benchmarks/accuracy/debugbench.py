@@ -82,6 +82,8 @@ def classify_oracle(message: str, verdict: str) -> str:
     name = ENVIRONMENT.search(message)
     if name:
         return f"missing LeetCode environment name: {name.group(1)}"
+    if "unserialisable result" in message:
+        return "result is not plain data (the strict encoder rejects it; LeetCode converts it)"
     if verdict == "WA":
         return "test data problem (probably): LeetCodeDataset's expected output differs"
     if verdict == "TLE":

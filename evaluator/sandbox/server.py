@@ -406,7 +406,7 @@ class Server:
                 os.dup2(fd, target)  # dup2 clears close-on-exec on the copy
             keep = len(high)
             for which, pair in rlimits:
-                _setrlimit(which, pair)
+                resource.setrlimit(which, pair)
             harness.arm_reports(key.pop())
             self._confine()
             os.closerange(keep, 1 << 16)
@@ -604,7 +604,6 @@ _DEFAULT_SIGNALS = tuple(
 
 
 _SIGKILL = int(signal.SIGKILL)
-_setrlimit = resource.setrlimit
 
 
 def _rlimits(limits: dict[str, Any], tests: int) -> list[tuple[int, tuple[int, int]]]:

@@ -45,13 +45,13 @@ def test_thousands_of_runs_leak_nothing(tmp_path):
                 )
             )
         jobs.append(Job(code="while True: pass", inputs=["", ""], limits=limits))
-        for _round in range(2):
+        for round_no in range(2):
             results = list(pool.map(jobs))
             assert sum(len(r.runs) for r in results) == 3002
             assert results[1].runs[4].stdout == b"8\n"
             assert results[50].runs[0].exit_code == 3
             assert all(r.limit is not None for r in results[-1].runs)
-            if _round == 0:
+            if round_no == 0:
                 steady = _snapshot(pool)
         after = _snapshot(pool)
         assert after == steady  # a second round adds nothing
