@@ -22,7 +22,7 @@ import sys
 
 from evaluator.harness import child as harness
 from evaluator.sandbox import kernel
-from evaluator.sandbox.server import PRELOAD
+from evaluator.sandbox.template import PRELOAD
 
 PROGRAM = "print(input())"
 

@@ -49,16 +49,19 @@ the timed section, holds:
 * ``getrusage(RUSAGE_CHILDREN)``: every direct child the caller reaped, with everything
   *those* reaped, recursively (Linux adds a reaped process's own and children's times to
   its parent's);
-* for each live direct child (psutil, ``/proc/<pid>/stat``): its own user+system time and its
+* for each live descendant (psutil, ``/proc/<pid>/stat``): its own user+system time and its
   ``cutime``+``cstime``, the CPU of the descendants it reaped (the fork server reaps each
-  test child with ``wait4``, an executor worker joins its Manager and Process).
+  test child with ``wait4``, an executor worker joins its Manager and Process). Descendants,
+  not only direct children: each fork server has a live fork template below it, which forks
+  the test children.
 
-CPU of the section = delta(self) + delta(children) + sum over live children at the end of
-their total minus, for children alive at the start, their total then (a child that died in
-the section contributes its whole life to delta(children), hence the subtraction). The
-split printed next to the total is ``caller`` (delta self), ``direct`` (the live children's
-own time: fork servers, executor workers) and ``deeper`` (everything below them, plus the
-children the caller reaped: test children, Managers, ``Process`` es, ``python -c``).
+CPU of the section = delta(self) + delta(children) + sum over live descendants at the end of
+their total minus, for those alive at the start, their total then (a process that died in
+the section contributes its whole life to its parent's reaped time, hence the subtraction).
+The split printed next to the total is ``caller`` (delta self), ``direct`` (the live
+descendants' own time: fork servers and templates, executor workers) and ``deeper``
+(everything they and the caller reaped: test children, Managers, ``Process`` es,
+``python -c``).
 ``/proc`` times come in clock ticks (10 ms), so each live helper adds up to +-10 ms to a
 total of seconds. Start-up of the pool and of the executor (and a warm-up round) happen
 outside the timed section; the pool's start and stop CPU is reported on its own line.
@@ -146,8 +149,9 @@ def _machine_busy() -> float:
 
 
 def _live_children() -> dict[int, tuple[float, float]]:
+    """Every live descendant (the fork servers, and their fork templates below them)."""
     live = {}
-    for child in psutil.Process().children(recursive=False):
+    for child in psutil.Process().children(recursive=True):
         try:
             times = child.cpu_times()
         except psutil.NoSuchProcess:  # reaped meanwhile: its time is in RUSAGE_CHILDREN

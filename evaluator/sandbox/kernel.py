@@ -1,7 +1,7 @@
 """Thin ctypes wrappers over the Linux interfaces the sandbox needs and Python lacks:
 Landlock, seccomp filter loading, capabilities, namespaces, ``prctl``.
 
-Everything here is called either once in the fork server or in a freshly forked child, so it
+Everything here is called either once in a sandbox process or in a freshly forked child, so it
 stays dependency-free (no pyseccomp at run time: filters arrive precompiled as BPF bytes).
 """
 
@@ -145,7 +145,7 @@ def set_parent_death_signal(sig: int) -> None:
 
 
 class SeccompProgram:
-    """A classic-BPF filter laid out for ``prctl`` once, in the fork server, so that loading
+    """A classic-BPF filter laid out for ``prctl`` once, in the fork template, so that loading
     it in each child is a single call (less work, fewer copy-on-write faults per fork)."""
 
     def __init__(self, program: bytes) -> None:
@@ -179,10 +179,54 @@ _pylibc.fork.restype = ctypes.c_int
 
 def fork_lean() -> int:
     """``fork(2)`` without Python's at-fork handlers: only for a single-threaded process that
-    holds no locks (the fork server). The child must reseed ``random`` itself."""
+    holds no locks (the fork server starting its template). The child must reseed ``random`` itself."""
     pid = _pylibc.fork()
     if pid < 0:
         raise OSError(ctypes.get_errno(), "fork")
+    return pid
+
+
+_pylibc.syscall.restype = ctypes.c_long
+_pylibc.pthread_self.restype = ctypes.c_void_p
+_MACHINE = os.uname().machine
+_SYS_CLONE = {"x86_64": 56, "aarch64": 220}.get(_MACHINE)
+_CLONE_PARENT = 0x00008000
+_CLONE_CHILD_SETTID = 0x01000000
+_SIGCHLD = 17
+_tid_slot: int | None = None
+CAN_FORK_SIBLING = _SYS_CLONE is not None
+
+
+def find_tid_slot() -> int | None:
+    """Where glibc keeps the calling thread's id in its thread descriptor (``pthread_self()``
+    plus an offset that differs between glibc versions: found by looking for the one 4-byte
+    field that holds ``gettid()``). None when it is not exactly one place."""
+    import threading
+
+    base, tid = _pylibc.pthread_self(), threading.get_native_id()
+    hits = [off for off in range(0, 0x900, 4) if ctypes.c_int.from_address(base + off).value == tid]
+    return base + hits[0] if len(hits) == 1 else None
+
+
+def fork_sibling() -> int:
+    """``fork(2)`` with ``CLONE_PARENT``: the child is the caller's sibling, a child of the
+    caller's parent, which can ``wait4`` it for its exit status and exact rusage. A raw
+    ``clone``, as glibc's ``fork`` takes no flags; like :func:`fork_lean` it skips the at-fork
+    work, so the caller must be single-threaded and hold no locks. The kernel writes the
+    child's thread id into glibc's descriptor (``CLONE_CHILD_SETTID``, as glibc's ``fork``
+    does), so ``pthread_*`` calls on the child's own thread address the child."""
+    global _tid_slot
+    if _SYS_CLONE is None:
+        raise OSError(errno.ENOSYS, f"fork_sibling: no clone number for {_MACHINE}")
+    if _tid_slot is None:
+        _tid_slot = find_tid_slot() or 0
+    flags = _CLONE_PARENT | _SIGCHLD | (_CLONE_CHILD_SETTID if _tid_slot else 0)
+    slot, zero = ctypes.c_void_p(_tid_slot or None), ctypes.c_void_p(None)
+    # x86_64: clone(flags, stack, parent_tid, child_tid, tls); arm64: (..., tls, child_tid).
+    tail = (slot, zero) if _MACHINE == "x86_64" else (zero, slot)
+    pid = _pylibc.syscall(ctypes.c_long(_SYS_CLONE), ctypes.c_ulong(flags), zero, zero, *tail)
+    if pid < 0:
+        raise OSError(ctypes.get_errno(), "clone(CLONE_PARENT)")
     return pid
 
 

@@ -1,12 +1,14 @@
 """The fork server: ``python -I -m evaluator.sandbox.server`` (started by the pool).
 
 One server runs one job at a time. It is a fresh interpreter (never a fork of the caller, so
-it holds no expected outputs, secrets or caller threads), pre-imports the modules solutions
-commonly use, builds the confinement once (seccomp BPF, Landlock ruleset, empty network
-namespace), then forks a child per test (isolation ``test``) or per submission (isolation
-``submission``). Each child confines itself and runs the in-sandbox harness
-(:mod:`evaluator.harness.child`); the server watches its CPU and wall time, reaps it with
-``wait4`` (exact peak memory) and streams one result frame per test back to the pool.
+it holds no expected outputs, secrets or caller threads). It never forks a sandbox child
+itself: it holds every job's code and every test's output, and a child forked from it could
+read them in its memory. At start-up, before it reads any job, it forks the fork template
+(:mod:`evaluator.sandbox.template`), which forks every child, as the server's child
+(``CLONE_PARENT``). The server gives each child its descriptors and its brief (the code, the
+mode, the limits) through the template, watches its CPU and wall time, reaps it with ``wait4``
+(exact peak memory) and streams one result frame per test back to the pool. Children run a
+test each (isolation ``test``) or a submission's tests one after another (``submission``).
 
 Protocol on the server's stdin/stdout, as :mod:`evaluator.sandbox.wire` frames:
 config JSON -> ``ready`` JSON; then per job: job JSON -> per test (header JSON, stdout bytes,
@@ -15,52 +17,27 @@ stderr bytes) [-> ack ``1``/``0`` when the job asks for early exit] ... -> ``{"d
 
 from __future__ import annotations
 
-import _signal
-import base64
+import _socket
+import array
 import fcntl
-import gc
 import json
-import math
+import marshal
 import os
 import resource
 import select
 import signal
 import sys
-import threading
 import time
 from typing import Any
 
 from evaluator.harness import child as harness
-from evaluator.sandbox import kernel
+from evaluator.sandbox import kernel, template
+from evaluator.sandbox.files import STDERR_KEEP, clear_dir, fill, read_output, remove_tree
 from evaluator.sandbox.wire import FrameReader, frames_end, write_frames
 
-PRELOAD = [
-    "array",
-    "bisect",
-    "collections",
-    "copy",
-    "datetime",
-    "decimal",
-    "enum",
-    "fractions",
-    "functools",
-    "heapq",
-    "itertools",
-    "json",
-    "math",
-    "numbers",
-    "operator",
-    "queue",
-    "random",
-    "re",
-    "statistics",
-    "string",
-    "threading",
-    "time",
-    "typing",
-]
-_STDERR_KEEP = 16 << 10  # keep the end of stderr, where the traceback is
-_HIGH_FD = 200  # server-held fds live above the child's fixed layout
+
+class TemplateGone(RuntimeError):
+    """The fork template died: the server exits and the pool replaces the worker."""
 
 
 def _ensure_stack(stack_mb: int) -> None:
@@ -76,8 +53,7 @@ def _ensure_stack(stack_mb: int) -> None:
 
 
 class _Child:
-    """A running sandbox child and the server's ends of its pipes. (A plain class: the
-    server avoids ``dataclasses``, which imports ``inspect``: memory every fork pays for.)"""
+    """A running sandbox child and the server's ends of its pipes."""
 
     __slots__ = (
         "pid",
@@ -89,10 +65,12 @@ class _Child:
         "buffer",
         "marks",
         "clock",
+        "brief_fd",
     )
 
-    def __init__(self, pid: int, status_r: int, ctrl_w: int | None, nonce: str) -> None:
+    def __init__(self, pid: int, status_r: int, ctrl_w: int | None, nonce: str, brief_fd: int):
         self.pid, self.status_r, self.ctrl_w, self.nonce = pid, status_r, ctrl_w, nonce
+        self.brief_fd = brief_fd  # the server's copy, back to the spares once the child is gone
         self.pidfd = os.pidfd_open(pid)
         self.poller = select.poll()
         self.poller.register(status_r, select.POLLIN)
@@ -116,76 +94,25 @@ class _Child:
 
 
 class Server:
-    def __init__(self, config: dict[str, Any], requests: FrameReader, resp_fd: int) -> None:
-        self.requests, self.resp_fd = requests, resp_fd
+    def __init__(
+        self,
+        config: dict[str, Any],
+        requests: FrameReader,
+        resp_fd: int,
+        link: _socket.socket,
+        template_info: dict[str, Any],
+    ) -> None:
+        self.requests, self.resp_fd, self.link = requests, resp_fd, link
         self.tmp_root: str = config["tmp_root"]
-        self.profile: dict[str, Any] = config["profile"]
         self.run_dir = os.path.join(self.tmp_root, "run")  # reused, emptied after each child
-        os.mkdir(self.run_dir, 0o700)
-        self.info: dict[str, Any] = {"pid": os.getpid(), "profile": self.profile.get("name")}
-        self._preload(config.get("preload", []))
-        self.bpf = self._seccomp()
-        self.ruleset_fd = self._landlock()
-        self.info["network_namespace"] = bool(
-            self.profile.get("network_namespace") and os.geteuid() == 0 and kernel.unshare_network()
-        )
-        self.drop_caps = bool(self.profile.get("drop_capabilities")) and os.geteuid() == 0
+        self.info: dict[str, Any] = {"pid": os.getpid(), "profile": config["profile"].get("name")}
+        self.info.update(template_info)
+        self.template_pid: int = template_info["template_pid"]
         # Memfds kept between jobs (creating and closing seven per submission showed up in
-        # profiles) and one read buffer: written into, never reallocated, so after a fork only
-        # the page a report lands on is copied. It is zeroed after each read: every later child
-        # inherits this memory, and a report holds a program's output.
+        # profiles) and one read buffer, written into and never reallocated.
         self.spare_memfds: list[int] = []
         self.inbox = bytearray(_INBOX)
         kernel.set_child_subreaper()
-        sys.set_int_max_str_digits(0)  # big integers print, as on contest judges (documented)
-        sys.setrecursionlimit(10**6)  # the stack is large; the program may lower it
-        # Threads would otherwise reserve RLIMIT_STACK (1 GiB) each, counted by RLIMIT_DATA.
-        threading.stack_size(8 << 20)
-        harness.install_audit_hook()
-        self._child_environment()
-        gc.collect()
-        gc.freeze()  # keep the children's GC off the server's pages: fewer copy-on-write faults
-
-    # -- start-up -------------------------------------------------------------------------
-
-    def _preload(self, extra: list[str]) -> None:
-        for name in PRELOAD + list(extra):
-            try:
-                __import__(name)
-            except ImportError:
-                pass
-
-    def _seccomp(self) -> kernel.SeccompProgram | None:
-        """The filter arrives compiled by the pool (no libseccomp in this lean process)."""
-        bpf = self.profile.get("seccomp_bpf")
-        return kernel.SeccompProgram(base64.b64decode(bpf)) if bpf else None
-
-    def _child_environment(self) -> None:
-        """What every child gets, set once here rather than after each fork (work in a child
-        touches pages, and each touched page is a copy-on-write fault): the run dir as working
-        and temp directory, single-threaded BLAS."""
-        os.chdir(self.run_dir)
-        os.environ.update(
-            HOME=self.run_dir, TMPDIR=self.run_dir, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1"
-        )
-        if "tempfile" in sys.modules:  # its cached default dir would be /tmp
-            sys.modules["tempfile"].tempdir = self.run_dir
-
-    def _landlock(self) -> int | None:
-        abi = kernel.landlock_abi() if self.profile.get("landlock") else 0
-        self.info["landlock_abi"] = abi
-        if not abi:
-            return None
-        created = kernel.landlock_create_ruleset(abi)
-        ruleset = fcntl.fcntl(created, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD + 100)
-        os.close(created)
-        for path in self.profile.get("readable", []):
-            kernel.landlock_allow(ruleset, path, kernel.FS_READ)
-        for path in ("/dev/null", "/dev/zero", "/dev/full"):
-            if os.path.exists(path):
-                kernel.landlock_allow(ruleset, path, kernel.FS_READ | kernel.FS_WRITE_FILE)
-        kernel.landlock_allow(ruleset, self.tmp_root, kernel.fs_rights(abi))
-        return ruleset
 
     # -- serving --------------------------------------------------------------------------
 
@@ -195,13 +122,15 @@ class Server:
             self.run_job(json.loads(frame))
             if self._reap_orphans():  # a descendant outlived its child: it may hold memfds
                 self._drop_spare_memfds()
-        _remove_tree(self.tmp_root)
+        remove_tree(self.tmp_root)
 
     def run_job(self, job: dict[str, Any]) -> None:
+        # Compiled once here; each child gets the code object marshalled in its brief (a
+        # compile in every child cost ~200 copy-on-write faults, ~1 ms).
         program = harness.compile_program(job["code"])
         if job.get("tests_code") is not None:
             if not isinstance(program, str):
-                header, out, err = self._run_split(job, program)
+                header, out, err = self._run_split({**job, "program": program})
                 if header.get("status") != "unsplittable":
                     write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
                     if job.get("early_exit"):
@@ -212,11 +141,12 @@ class Server:
             # processes: run them joined, in one module, as HumanEval's own harness does.
             job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
             program = harness.compile_program(job["code"])
+        job["program"] = program
         inputs: list[str] = job["inputs"]
         fds = self._take_memfds(3)
         if job.get("isolation") == "submission" and not isinstance(program, str) and inputs:
             try:
-                self._run_batch(job, program, fds)
+                self._run_batch(job, fds)
             finally:
                 self._give_memfds(fds)
             write_frames(self.resp_fd, b'{"done": true}')
@@ -230,7 +160,7 @@ class Server:
                         program.encode(),
                     )
                 else:
-                    header, out, err = self._run_test(job, program, fds, text)
+                    header, out, err = self._run_test(job, fds, text)
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
                 if job.get("early_exit") and self.requests.read_frame() != b"1":
                     break
@@ -238,15 +168,11 @@ class Server:
             self._give_memfds(fds)
         write_frames(self.resp_fd, b'{"done": true}')
 
-    def _run_test(self, job, program, fds, text):
+    def _run_test(self, job, fds, text):
         """One test in a fresh child (isolation ``test``)."""
         limits = job["limits"]
-        stdin_fd, stdout_fd, stderr_fd = fds
-        os.ftruncate(stdin_fd, 0)  # stdout/stderr were emptied when last read
-        data = text.encode("utf-8", "surrogateescape")
-        if data:
-            os.pwrite(stdin_fd, data, 0)
-        child = self._spawn(job, program, fds, 1, False)
+        fill(fds[0], text.encode("utf-8", "surrogateescape"))  # stdout/stderr: emptied when read
+        child = self._spawn(_brief(job, "run", count=1), fds)
         start_wall = time.monotonic()
         report, limit = self._await_report(child, limits, start_wall, 0.0)
         wall = time.monotonic() - start_wall
@@ -256,12 +182,9 @@ class Server:
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = wall
         header["limit"] = limit or _limit_from(header, limits)
-        out, err = _read_output(stdout_fd, limits), _read_output(stderr_fd, limits)
-        header["stdout_truncated"] = len(out) >= limits["output_bytes"]
-        header["stderr_truncated"] = len(err) > _STDERR_KEEP
-        return header, out, err[-_STDERR_KEEP:]
+        return _with_output(header, fds, limits)
 
-    def _run_batch(self, job, program, fds) -> None:
+    def _run_batch(self, job, fds) -> None:
         """Isolation ``submission``: one child runs the tests without waiting for the server
         between them. Inputs travel through a ring of stdin memfds the server keeps filled
         ahead of the child; the child reads its own output after each test and sends it with
@@ -269,9 +192,9 @@ class Server:
         the tests after it; early exit stops (and kills) it."""
         first = 0
         while first is not None and first < len(job["inputs"]):
-            first = self._run_batch_child(job, program, fds, first)
+            first = self._run_batch_child(job, fds, first)
 
-    def _run_batch_child(self, job, program, fds, first: int) -> int | None:
+    def _run_batch_child(self, job, fds, first: int) -> int | None:
         """Run tests ``first...`` in one child; the test to go on from, or None to stop."""
         limits, inputs = job["limits"], job["inputs"]
         todo = inputs[first:]
@@ -279,9 +202,9 @@ class Server:
         child: _Child | None = None
         try:
             for slot, fd in enumerate(ring):
-                _fill(fd, todo[slot])
-            job_rest = {**job, "inputs": todo}
-            child = self._spawn(job_rest, program, fds, len(todo), True, ("run", *ring))
+                _fill_input(fd, todo[slot])
+            brief = _brief(job, "batch", count=len(todo), ring=len(ring))
+            child = self._spawn(brief, fds, ring, batch=True)
             os.write(child.ctrl_w, b"".join(i.to_bytes(4, "big") for i in range(len(ring))))
             for index in range(len(todo)):
                 start_cpu, start_wall = child.marks
@@ -295,7 +218,7 @@ class Server:
                     header, out, err = _batch_header(report, limits, start_wall)
                     after = index + len(ring)
                     if after < len(todo):  # the child is done with this slot: refill it
-                        _fill(ring[index % len(ring)], todo[after])
+                        _fill_input(ring[index % len(ring)], todo[after])
                         os.write(child.ctrl_w, after.to_bytes(4, "big"))
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
                 if job.get("early_exit") and self.requests.read_frame() != b"1":
@@ -317,41 +240,43 @@ class Server:
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = time.monotonic() - start_wall
         header["limit"] = limit or _limit_from(header, limits)
-        out, err = _read_output(fds[1], limits), _read_output(fds[2], limits)
-        header["stdout_truncated"] = len(out) >= limits["output_bytes"]
-        header["stderr_truncated"] = len(err) > _STDERR_KEEP
-        return header, out, err[-_STDERR_KEEP:]
+        return _with_output(header, fds, limits)
 
-    def _run_split(self, job, program):
+    def _run_split(self, job):
         """An assertion test in two processes: the candidate serves calls, a second child runs
-        the problem's trusted code and ``check`` over plain data (see harness.run_check)."""
+        the problem's trusted code and ``check`` over plain data (see harness.run_check). The
+        candidate's brief holds only its own code: never the tests and their answers."""
         limits = job["limits"]
-        support = harness.compile_program(job.get("support_code") or "")
         tests = harness.compile_program(job["tests_code"])
         if isinstance(tests, str):
             return {"status": "bad_input", "exception": "the tests do not compile"}, b"", b""
+        support = harness.compile_program(job.get("support_code") or "")
+        support = None if isinstance(support, str) else support
         calls_r, calls_w = os.pipe2(os.O_CLOEXEC)
         replies_r, replies_w = os.pipe2(os.O_CLOEXEC)
-        own = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
-        theirs = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
+        own, theirs = self._take_memfds(3), self._take_memfds(3)
         start_wall = time.monotonic()
+        candidate = judge = None
         try:
-            candidate = self._spawn(job, program, own, 1, False, ("serve", calls_r, replies_w))
-            checks = (None if isinstance(support, str) else support, tests)
-            judge = self._spawn(job, checks, theirs, 1, False, ("check", replies_r, calls_w))
+            candidate = self._spawn(_brief(job, "serve", count=1), own, (calls_r, replies_w))
+            judge_brief = {"role": "check", "support": support, "tests": tests, "limits": limits}
+            judge_brief["func_name"] = job.get("func_name")
+            judge = self._spawn(judge_brief, theirs, (replies_r, calls_w))
         finally:
             for fd in (calls_r, calls_w, replies_r, replies_w):
                 os.close(fd)
+            if judge is None and candidate is not None:
+                self._finish(candidate, kill=True)
         try:
             report, limit = self._await_report(judge, limits, start_wall, 0.0, candidate)
             wall = time.monotonic() - start_wall
             status, usage = self._finish(candidate, kill=True)
             _, judge_usage = self._finish(judge, kill=True)
-            out = _read_output(own[1], limits)
-            err = _read_output(own[2], limits) + _read_output(theirs[2], limits)
+            out = read_output(own[1], limits["output_bytes"])
+            err = read_output(own[2], limits["output_bytes"])
+            err += read_output(theirs[2], limits["output_bytes"])
         finally:
-            for fd in own + theirs:
-                os.close(fd)
+            self._give_memfds(own + theirs)
         if report is None or report.get("status") == "program_gone":  # the candidate's end tells
             header = _from_exit(None, status)
             if "exit_code" in header:
@@ -363,109 +288,50 @@ class Server:
         header["wall_time"] = wall
         header["limit"] = limit or _limit_from(header, limits)
         header["stdout_truncated"] = len(out) >= limits["output_bytes"]
-        header["stderr_truncated"] = len(err) > _STDERR_KEEP
-        return header, out, err[-_STDERR_KEEP:]
+        header["stderr_truncated"] = len(err) > STDERR_KEEP
+        return header, out, err[-STDERR_KEEP:]
 
     def _clean_run_dir(self) -> None:
         """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
-        _clear_dir(self.run_dir)
+        clear_dir(self.run_dir)
 
-    def _spawn(self, job, program, fds, tests: int, batch: bool, role=("run",)) -> _Child:
+    def _spawn(self, brief: dict[str, Any], fds: list[int], extra=(), batch=False) -> _Child:
+        """A new child, forked by the template, running ``brief`` (see Template._child for
+        its descriptor layout). ``extra``: the stdin ring, or a split test's call pipes."""
         status_r, status_w = os.pipe2(os.O_CLOEXEC)
         ctrl_r, ctrl_w = os.pipe2(os.O_CLOEXEC) if batch else (None, None)
-        # The report key travels in a list the child empties: no frame keeps it in a local.
-        key = [os.urandom(16).hex()]
-        # fds 0-2: stdin/stdout/stderr memfds, 3: reports; submission isolation adds
-        # 4: test indices, 5-7: spare copies of 0-2 (a test may close them), 8...: stdin
-        # ring; a split assertion test adds 4: calls in, 5: calls out. Duplicated above the
-        # child's range here, before the fork, so the child only moves them down.
+        key = os.urandom(16).hex()  # signs the harness's reports (see _check_report)
+        brief_fd = self._take_memfds(1)[0]
+        fill(brief_fd, marshal.dumps({**brief, "key": key}))
         layout = [*fds, status_w] + ([ctrl_r, *fds] if ctrl_r is not None else [])
-        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD) for fd in layout + list(role[1:])]
-        rlimits = _rlimits(job["limits"], tests)
-        pid = kernel.fork_lean()
-        if pid == 0:  # pragma: no cover - runs in the child, reported through fd 3
-            self._child(job, program, high, rlimits, key, role[0])
-        for fd in high:
-            os.close(fd)
-        os.close(status_w)
-        if ctrl_r is not None:
-            os.close(ctrl_r)
-        return _Child(pid, status_r, ctrl_w, key[0])
-
-    def _child(self, job, program, high: list[int], rlimits, key: list[str], role: str):
-        code = 70
         try:
-            os.setsid()  # own process group: the server kills the whole group
-            kernel.set_parent_death_signal(_SIGKILL)
-            for sig in _DEFAULT_SIGNALS:
-                _signal.signal(sig, _signal.SIG_DFL)  # not signal.signal: its enum wrapping
-                # touches ~100 pages, each a copy-on-write fault
-            if "random" in sys.modules:  # fork_lean skipped random's own reseed
-                sys.modules["random"].seed()
-            for target, fd in enumerate(high):
-                os.dup2(fd, target)  # dup2 clears close-on-exec on the copy
-            keep = len(high)
-            for which, pair in rlimits:
-                resource.setrlimit(which, pair)
-            harness.arm_reports(key.pop())
-            self._confine()
-            os.closerange(keep, 1 << 16)
-            code = 0
-            mode, func, pre = job["mode"], job.get("func_name"), job.get("preamble", True)
-            if role == "serve":
-                harness.serve_calls(job["code"], program, func or "", pre)
-                return
-            if role == "check":
-                harness.send_report(harness.run_check(*program, func or ""))
-                return
-            if len(high) == 4:  # one test
-                text = _read_input() if mode == "call" else ""
-                harness.send_report(harness.run_test(job["code"], program, mode, func, text, pre))
-            else:
-                self._run_tests_in_child(job, program, len(high) - 8)
-        except BaseException as exc:  # noqa: BLE001 - sandbox set-up failed: say why on stderr
-            try:
-                os.write(2, f"sandbox: {type(exc).__name__}: {exc}\n".encode())
-            except OSError:
-                pass
+            pid = self._fork([*layout, *extra, brief_fd])
+        except BaseException:
+            for fd in (status_r, ctrl_w, brief_fd):
+                if fd is not None:
+                    os.close(fd)
+            raise
         finally:
-            os._exit(code)
+            os.close(status_w)
+            if ctrl_r is not None:
+                os.close(ctrl_r)
+        return _Child(pid, status_r, ctrl_w, key, brief_fd)
 
-    def _run_tests_in_child(self, job, program, ring: int) -> None:
-        """A batch child's loop: the server sends each test's index on fd 4 once its input is
-        in ring slot ``8 + index % ring``; the report carries the test's output and its CPU
-        time and peak memory as this process measures them."""
-        mode, func, pre = job["mode"], job.get("func_name"), job.get("preamble", True)
-        limits = job["limits"]
-        last = len(job["inputs"]) - 1
-        while len(raw := os.read(4, 4)) == 4:
-            index = int.from_bytes(raw, "big")
-            if index:
-                _clear_dir(self.run_dir)
-            os.dup2(8 + index % ring, 0)
-            os.dup2(6, 1)  # 5-7 hold spare copies of the stdio memfds (a test may close 1, 2)
-            os.dup2(7, 2)
-            text = _read_input() if mode == "call" else ""
-            before = resource.getrusage(resource.RUSAGE_SELF)
-            report = harness.run_test(job["code"], program, mode, func, text, pre)
-            after = resource.getrusage(resource.RUSAGE_SELF)
-            report["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-            report["maxrss"] = after.ru_maxrss
-            out, err = _read_output(6, limits), _read_output(7, limits)
-            report["truncated"] = [len(out) >= limits["output_bytes"], len(err) > _STDERR_KEEP]
-            harness.send_report(report, out, err[-_STDERR_KEEP:])
-            if index == last:
-                return
-
-    def _confine(self) -> None:
-        if self.ruleset_fd is not None or self.bpf is not None:
-            kernel.set_no_new_privs()
-        if self.ruleset_fd is not None:
-            kernel.landlock_restrict_self(self.ruleset_fd)
-        if self.drop_caps:
-            kernel.drop_capabilities()
-        if self.bpf is not None:
-            kernel.load_seccomp_bpf(self.bpf)  # last: it forbids some of the calls above
+    def _fork(self, fds: list[int]) -> int:
+        """Ask the template for a child holding ``fds``; its pid (it is this server's child)."""
+        try:
+            self.link.sendmsg(
+                [b"f"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", fds))]
+            )
+            answer = self.link.recv(4)
+        except OSError as exc:
+            raise TemplateGone(f"the fork template is gone: {exc}") from exc
+        if len(answer) != 4:
+            raise TemplateGone("the fork template is gone")
+        pid = int.from_bytes(answer, "big", signed=True)
+        if pid < 0:
+            raise OSError(-pid, f"fork: {os.strerror(-pid)}")
+        return pid
 
     def _await_report(
         self, child: _Child, limits, start_wall: float, start_cpu: float, partner=None, frames=1
@@ -492,7 +358,6 @@ class Server:
                 size = os.readv(child.status_r, [self.inbox])
                 if size:
                     child.buffer += memoryview(self.inbox)[:size]
-                    self.inbox[:size] = _ZEROS[:size]
                     if frames > 1:
                         child.marks = (child.cpu(), time.monotonic())
                     continue
@@ -558,6 +423,7 @@ class Server:
         for fd in (child.pidfd, child.status_r, child.ctrl_w):
             if fd is not None:
                 os.close(fd)
+        self._give_memfds([child.brief_fd])
         self._clean_run_dir()
         return status, usage
 
@@ -580,54 +446,49 @@ class Server:
             os.close(fd)
         self.spare_memfds = []
 
-    @staticmethod
-    def _reap_orphans() -> bool:
+    def _reap_orphans(self) -> bool:
         """Reap descendants that outlived their child (re-parented here: the server is a
         subreaper; only profiles that allow processes have any). True if some still run."""
         while True:
             try:
                 pid, _ = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                return False
+                pid = 0
+            if pid == self.template_pid:
+                raise TemplateGone("the fork template exited")
             if pid == 0:
-                return True
+                break
+        try:
+            with open(f"/proc/self/task/{os.getpid()}/children", "rb") as listing:
+                children = listing.read().split()
+        except OSError:  # no CONFIG_PROC_CHILDREN: assume the worst
+            return True
+        return any(int(pid) != self.template_pid for pid in children)
 
 
 _INBOX = 256 << 10
-_ZEROS = memoryview(bytes(_INBOX))
 # Stdin memfds a batch child may run ahead on: a typical submission needs no refill, and
 # early exit still stops the child within one acknowledgement, however far ahead it is.
 RING_SLOTS = 16
-_DEFAULT_SIGNALS = tuple(
-    int(s) for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM)
-)
 
 
-_SIGKILL = int(signal.SIGKILL)
+def _brief(job: dict[str, Any], role: str, **extra: Any) -> dict[str, Any]:
+    """What a child needs of ``job`` to run the program's side (never the tests' code)."""
+    keys = ("code", "program", "mode", "func_name", "preamble", "limits")
+    return {"role": role, **{k: job.get(k) for k in keys}, **extra}
 
 
-def _rlimits(limits: dict[str, Any], tests: int) -> list[tuple[int, tuple[int, int]]]:
-    """A child's resource limits, worked out in the server before the fork (each object the
-    child touches costs it a copy-on-write fault): CPU for all its tests plus a second (the
-    watchdog enforces each test's own), memory, output size, open files, no core dumps."""
-    cpu = math.ceil(limits["cpu_time"] * tests) + 1
-    memory = limits["memory_mb"] << 20
-    size = limits["output_bytes"]
-    files = max(int(limits["open_files"]), 16)
-    return [
-        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
-        (resource.RLIMIT_DATA, (memory, memory)),
-        (resource.RLIMIT_FSIZE, (size, size)),
-        (resource.RLIMIT_NOFILE, (files, files)),
-        (resource.RLIMIT_CORE, (0, 0)),
-    ]
+def _fill_input(fd: int, text: str) -> None:
+    fill(fd, text.encode("utf-8", "surrogateescape"))
 
 
-def _fill(fd: int, text: str) -> None:
-    os.ftruncate(fd, 0)
-    data = text.encode("utf-8", "surrogateescape")
-    if data:
-        os.pwrite(fd, data, 0)
+def _with_output(header: dict[str, Any], fds: list[int], limits: dict[str, Any]):
+    """The header with what the test wrote on the stdio memfds (then emptied)."""
+    out = read_output(fds[1], limits["output_bytes"])
+    err = read_output(fds[2], limits["output_bytes"])
+    header["stdout_truncated"] = len(out) >= limits["output_bytes"]
+    header["stderr_truncated"] = len(err) > STDERR_KEEP
+    return header, out, err[-STDERR_KEEP:]
 
 
 def _from_exit(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
@@ -673,48 +534,8 @@ def _limit_from(header: dict[str, Any], limits: dict[str, Any]) -> str | None:
     return None
 
 
-def _read_output(fd: int, limits: dict[str, Any]) -> bytes:
-    """What the test wrote on a memfd, which is then emptied for the next test."""
-    size = min(os.fstat(fd).st_size, limits["output_bytes"])
-    if not size:
-        return b""
-    data = os.pread(fd, size, 0)
-    os.ftruncate(fd, 0)
-    return data
-
-
 def _cpu(child: _Child, partner: _Child | None) -> float:
     return child.cpu() + (partner.cpu() if partner is not None else 0.0)
-
-
-def _read_input() -> str:
-    size = os.fstat(0).st_size
-    return os.pread(0, size, 0).decode("utf-8", "surrogateescape") if size else ""
-
-
-def _clear_dir(path: str) -> None:
-    """Remove what is inside ``path`` (not following symlinks); errors are ignored."""
-    try:
-        entries = list(os.scandir(path))
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                _remove_tree(entry.path)
-            else:
-                os.unlink(entry.path)
-        except OSError:
-            pass
-
-
-def _remove_tree(path: str) -> None:
-    """``shutil.rmtree`` without importing shutil (and its compression modules)."""
-    _clear_dir(path)
-    try:
-        os.rmdir(path)
-    except OSError:
-        pass
 
 
 def main() -> None:
@@ -725,11 +546,18 @@ def main() -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    requests = FrameReader(req_fd, scrub=True)  # jobs hold code: none left for later children
+    requests = FrameReader(req_fd)
     config = requests.read_frame()
     if config is None:
         return
-    Server(json.loads(config), requests, resp_fd).serve()
+    settings = json.loads(config)
+    os.mkdir(os.path.join(settings["tmp_root"], "run"), 0o700)
+    # The template is forked now, while this process holds nothing but the configuration.
+    link, template_info = template.start(settings, close=(req_fd, resp_fd))
+    try:
+        Server(settings, requests, resp_fd, link, template_info).serve()
+    except TemplateGone as exc:  # the pool replaces this worker and goes on with the job
+        sys.exit(f"fork server: {exc}")
 
 
 if __name__ == "__main__":

@@ -48,12 +48,9 @@ class FrameReader:
     """Frames from one fd, read in large chunks: one ``read`` usually brings a test's three
     frames (header, stdout, stderr) at once instead of two reads per frame."""
 
-    def __init__(self, fd: int, scrub: bool = False) -> None:
+    def __init__(self, fd: int) -> None:
         self.fd = fd
         self.buffer = bytearray()
-        # Zero what was read before letting go of it (a fork server's children inherit its
-        # memory, and a bytearray keeps consumed bytes in its allocation).
-        self.scrub = scrub
 
     def read_frame(self) -> bytes | None:
         """The next frame, or None at end of file (the other side is gone)."""
@@ -67,8 +64,6 @@ class FrameReader:
                 return None
             buffer += chunk
         frame = bytes(buffer[_HEADER.size : end])
-        if self.scrub:
-            buffer[:end] = bytes(end)
         del buffer[:end]
         return frame
 

@@ -1,0 +1,316 @@
+"""The fork template: the process every sandbox child is forked from. It never sees a job.
+
+A child starts as a copy of the process that forked it, and a program can read its whole
+address space (``ctypes.string_at``). The fork server handles every job's code and every
+test's output, in live objects and in freed memory it has not reused yet; children forked from
+it could read a sibling completion's answers and print them. So the server forks this template
+once, at start-up, before it has read any job, and never forks again. The template pre-imports
+the modules solutions commonly use, builds the confinement once (seccomp BPF, Landlock ruleset,
+empty network namespace) and then only forks: the server sends the child's file descriptors
+over a unix socket (``SCM_RIGHTS``, no payload), the template forks a child with
+``CLONE_PARENT`` (so the server is its parent: it reaps it with ``wait4``, exact peak memory)
+and answers with the pid. The child reads what to run (the "brief": code, mode, limits, report
+key) from a memfd the server filled, confines itself, compiles the code and runs the in-sandbox
+harness (:mod:`evaluator.harness.child`).
+"""
+
+from __future__ import annotations
+
+import _signal
+import _socket
+import array
+import base64
+import fcntl
+import gc
+import json
+import marshal
+import math
+import os
+import resource
+import signal
+import sys
+import threading
+import traceback
+from typing import Any
+
+from evaluator.harness import child as harness
+from evaluator.sandbox import kernel
+from evaluator.sandbox.files import STDERR_KEEP, clear_dir, read_all, read_output
+
+PRELOAD = [
+    "array",
+    "bisect",
+    "collections",
+    "copy",
+    "datetime",
+    "decimal",
+    "enum",
+    "fractions",
+    "functools",
+    "heapq",
+    "itertools",
+    "json",
+    "math",
+    "numbers",
+    "operator",
+    "queue",
+    "random",
+    "re",
+    "statistics",
+    "string",
+    "threading",
+    "time",
+    "typing",
+]
+MAX_FDS = 64  # a child's descriptors: stdio, reports, controls, the stdin ring, the brief
+_HIGH_FD = 200  # received descriptors are moved above the child's fixed layout first
+_SIGKILL = int(signal.SIGKILL)
+_DEFAULT_SIGNALS = tuple(
+    int(s) for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM)
+)
+
+
+class Template:
+    """Start-up (in the template process) and the children's side of a run."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        if not kernel.CAN_FORK_SIBLING:
+            raise RuntimeError(f"the sandbox needs x86_64 or aarch64 Linux, not {os.uname()}")
+        self.tmp_root: str = config["tmp_root"]
+        self.run_dir = os.path.join(self.tmp_root, "run")
+        self.profile: dict[str, Any] = config["profile"]
+        self.info: dict[str, Any] = {"template_pid": os.getpid()}
+        _preload(PRELOAD + list(config.get("preload", [])))
+        self.bpf = self._seccomp()
+        self.ruleset_fd = self._landlock()
+        self.info["network_namespace"] = bool(
+            self.profile.get("network_namespace") and os.geteuid() == 0 and kernel.unshare_network()
+        )
+        self.drop_caps = bool(self.profile.get("drop_capabilities")) and os.geteuid() == 0
+        sys.set_int_max_str_digits(0)  # big integers print, as on contest judges (documented)
+        sys.setrecursionlimit(10**6)  # the stack is large; the program may lower it
+        # Threads would otherwise reserve RLIMIT_STACK (1 GiB) each, counted by RLIMIT_DATA.
+        threading.stack_size(8 << 20)
+        harness.install_audit_hook()
+        self._child_environment()
+        kernel.find_tid_slot()  # fail here, not in a child, where glibc is unusual
+        gc.collect()
+        gc.freeze()  # keep the children's GC off the template's pages: fewer copy-on-write faults
+
+    # -- start-up -------------------------------------------------------------------------
+
+    def _seccomp(self) -> kernel.SeccompProgram | None:
+        """The filter arrives compiled by the pool (no libseccomp in this lean process)."""
+        bpf = self.profile.get("seccomp_bpf")
+        return kernel.SeccompProgram(base64.b64decode(bpf)) if bpf else None
+
+    def _landlock(self) -> int | None:
+        abi = kernel.landlock_abi() if self.profile.get("landlock") else 0
+        self.info["landlock_abi"] = abi
+        if not abi:
+            return None
+        created = kernel.landlock_create_ruleset(abi)
+        ruleset = fcntl.fcntl(created, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD + 100)
+        os.close(created)
+        for path in self.profile.get("readable", []):
+            kernel.landlock_allow(ruleset, path, kernel.FS_READ)
+        for path in ("/dev/null", "/dev/zero", "/dev/full"):
+            if os.path.exists(path):
+                kernel.landlock_allow(ruleset, path, kernel.FS_READ | kernel.FS_WRITE_FILE)
+        kernel.landlock_allow(ruleset, self.tmp_root, kernel.fs_rights(abi))
+        return ruleset
+
+    def _child_environment(self) -> None:
+        """What every child gets, set once here rather than after each fork (work in a child
+        touches pages, and each touched page is a copy-on-write fault): the run dir as working
+        and temp directory, single-threaded BLAS, no inherited variables."""
+        os.chdir(self.run_dir)
+        os.environ.update(
+            HOME=self.run_dir, TMPDIR=self.run_dir, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1"
+        )
+        if "tempfile" in sys.modules:  # its cached default dir would be /tmp
+            sys.modules["tempfile"].tempdir = self.run_dir
+
+    # -- forking --------------------------------------------------------------------------
+
+    def serve(self, sock: _socket.socket) -> None:
+        """Fork a child for each set of descriptors the server sends; answer with its pid (a
+        negative errno when the fork failed). Returns when the server closes the socket."""
+        space = _socket.CMSG_SPACE(MAX_FDS * 4)
+        while True:
+            _, ancillary, _, _ = sock.recvmsg(1, space, _socket.MSG_CMSG_CLOEXEC)
+            fds = _received_fds(ancillary)
+            if not fds:  # the server closed its end (or sent nothing to run)
+                return
+            # Moved above the child's fixed layout here, not in the child: each object a
+            # child touches costs it a copy-on-write fault.
+            high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD) for fd in fds]
+            for fd in fds:
+                os.close(fd)
+            try:
+                pid = kernel.fork_sibling()
+            except OSError as exc:
+                pid = -(exc.errno or 1)
+            if pid == 0:  # pragma: no cover - runs in the child
+                self._child(high)
+            for fd in high:
+                os.close(fd)
+            sock.send(pid.to_bytes(4, "big", signed=True))
+
+    # -- in the child ---------------------------------------------------------------------
+
+    def _child(self, high: list[int]) -> None:
+        """Set the child up from the received descriptors (already moved above its fixed
+        layout) and run its brief. Never returns.
+        Layout: fds 0-2 stdin/stdout/stderr memfds, 3 reports; a batch adds 4 test indices,
+        5-7 spare copies of 0-2 (a test may close them), 8... the stdin ring; a split
+        assertion test adds 4 calls in, 5 calls out; the last one is the brief."""
+        code = 70
+        try:
+            os.setsid()  # own process group: the server kills the whole group
+            kernel.set_parent_death_signal(_SIGKILL)
+            for sig in _DEFAULT_SIGNALS:
+                _signal.signal(sig, _signal.SIG_DFL)  # not signal.signal: its enum wrapping
+                # touches ~100 pages, each a copy-on-write fault
+            if "random" in sys.modules:  # the fork skipped random's own reseed
+                sys.modules["random"].seed()
+            for target, fd in enumerate(high):
+                os.dup2(fd, target)  # dup2 clears close-on-exec on the copy
+            keep = len(high) - 1
+            brief = marshal.loads(read_all(keep))  # written by the server: trusted
+            for which, pair in _rlimits(brief["limits"], brief.get("count", 1)):
+                resource.setrlimit(which, pair)
+            harness.arm_reports(brief.pop("key"))
+            self._confine()
+            os.closerange(keep, 1 << 16)  # the brief, the socket, the ruleset, the copies
+            code = 0
+            self._run(brief)
+        except BaseException as exc:  # noqa: BLE001 - sandbox set-up failed: say why on stderr
+            try:
+                os.write(2, f"sandbox: {type(exc).__name__}: {exc}\n".encode())
+            except OSError:
+                pass
+        finally:
+            os._exit(code)
+
+    def _confine(self) -> None:
+        if self.ruleset_fd is not None or self.bpf is not None:
+            kernel.set_no_new_privs()
+        if self.ruleset_fd is not None:
+            kernel.landlock_restrict_self(self.ruleset_fd)
+        if self.drop_caps:
+            kernel.drop_capabilities()
+        if self.bpf is not None:
+            kernel.load_seccomp_bpf(self.bpf)  # last: it forbids some of the calls above
+
+    def _run(self, brief: dict[str, Any]) -> None:
+        """Run what the brief says (its code objects were compiled by the server)."""
+        role, func, pre = brief["role"], brief.get("func_name") or "", brief.get("preamble", True)
+        if role == "check":
+            harness.send_report(harness.run_check(brief["support"], brief["tests"], func))
+            return
+        code, program = brief["code"], brief["program"]
+        if role == "serve":
+            harness.serve_calls(code, program, func, pre)
+        elif role == "run":
+            text = _read_input() if brief["mode"] == "call" else ""
+            harness.send_report(harness.run_test(code, program, brief["mode"], func, text, pre))
+        else:
+            self._run_tests(brief, program)
+
+    def _run_tests(self, brief: dict[str, Any], program: Any) -> None:
+        """A batch child's loop: the server sends each test's index on fd 4 once its input is
+        in ring slot ``8 + index % ring``; the report carries the test's output and its CPU
+        time and peak memory as this process measures them."""
+        mode, func, pre, code = (
+            brief["mode"],
+            brief.get("func_name"),
+            brief["preamble"],
+            brief["code"],
+        )
+        limit, ring, last = brief["limits"]["output_bytes"], brief["ring"], brief["count"] - 1
+        while len(raw := os.read(4, 4)) == 4:
+            index = int.from_bytes(raw, "big")
+            if index:
+                clear_dir(self.run_dir)
+            os.dup2(8 + index % ring, 0)
+            os.dup2(6, 1)  # 5-7 hold spare copies of the stdio memfds (a test may close 1, 2)
+            os.dup2(7, 2)
+            text = _read_input() if mode == "call" else ""
+            before = resource.getrusage(resource.RUSAGE_SELF)
+            report = harness.run_test(code, program, mode, func, text, pre)
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            report["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            report["maxrss"] = after.ru_maxrss
+            out, err = read_output(6, limit), read_output(7, limit)
+            report["truncated"] = [len(out) >= limit, len(err) > STDERR_KEEP]
+            harness.send_report(report, out, err[-STDERR_KEEP:])
+            if index == last:
+                return
+
+
+def start(config: dict[str, Any], close: tuple[int, ...]) -> tuple[_socket.socket, dict[str, Any]]:
+    """Fork the template from the fork server, before the server has read any job. Returns
+    the server's end of the socket and the template's start-up facts (pid, Landlock ABI,
+    network namespace). ``close``: the server's descriptors the template must not hold."""
+    ours, theirs = _socket.socketpair(
+        _socket.AF_UNIX, _socket.SOCK_SEQPACKET | _socket.SOCK_CLOEXEC
+    )
+    server = os.getpid()
+    if kernel.fork_lean() == 0:  # pragma: no cover - the template process
+        code = 1
+        try:
+            for fd in close:
+                os.close(fd)
+            ours.close()
+            kernel.set_parent_death_signal(_SIGKILL)
+            if os.getppid() == server:  # else the server is already gone
+                template = Template(config)
+                theirs.send(json.dumps(template.info).encode())
+                template.serve(theirs)
+                code = 0
+        except BaseException:  # noqa: BLE001 - say why on the pool's stderr
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    theirs.close()
+    hello = ours.recv(1 << 16)
+    if not hello:
+        raise RuntimeError("the fork template failed to start (see above)")
+    return ours, json.loads(hello)
+
+
+def _preload(names: list[str]) -> None:
+    for name in names:
+        try:
+            __import__(name)
+        except ImportError:
+            pass
+
+
+def _received_fds(ancillary: list[tuple[int, int, bytes]]) -> list[int]:
+    fds = array.array("i")
+    for level, kind, data in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
+    return fds.tolist()
+
+
+def _rlimits(limits: dict[str, Any], tests: int) -> list[tuple[int, tuple[int, int]]]:
+    """A child's resource limits: CPU for all its tests plus a second (the server's watchdog
+    enforces each test's own), memory, output size, open files, no core dumps."""
+    cpu = math.ceil(limits["cpu_time"] * tests) + 1
+    memory = limits["memory_mb"] << 20
+    size = limits["output_bytes"]
+    files = max(int(limits["open_files"]), 16)
+    return [
+        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
+        (resource.RLIMIT_DATA, (memory, memory)),
+        (resource.RLIMIT_FSIZE, (size, size)),
+        (resource.RLIMIT_NOFILE, (files, files)),
+        (resource.RLIMIT_CORE, (0, 0)),
+    ]
+
+
+def _read_input() -> str:
+    return read_all(0).decode("utf-8", "surrogateescape")

@@ -1,0 +1,49 @@
+"""The fork template forks every child as the fork server's child (``CLONE_PARENT``): the
+server reaps it, the child's own thread is addressed correctly, and a template that dies
+costs no run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import textwrap
+
+from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
+
+LIMITS = Limits(cpu_time=5.0, wall_time=20.0)
+
+
+def test_children_belong_to_the_server_and_know_their_own_thread(tmp_path):
+    # glibc's pthread calls on the calling thread use the id cached in its descriptor: the
+    # raw clone must have the kernel write the child's id there, or this clock would be the
+    # template's (which sits idle).
+    code = """
+        import os, threading, time
+        start = time.process_time()
+        while time.process_time() - start < 0.3:
+            pass
+        clock = time.pthread_getcpuclockid(threading.get_ident())
+        print(os.getppid(), time.clock_gettime(clock) >= 0.25)
+    """
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as pool:
+        server, template = pool.info["pid"], pool.info["template_pid"]
+        assert server != template
+        for isolation in Isolation:
+            job = Job(textwrap.dedent(code), [""], limits=LIMITS, isolation=isolation)
+            run = pool.run(job).runs[0]
+            assert run.clean_exit, run.stderr
+            assert run.stdout.split() == [str(server).encode(), b"True"]
+            assert run.peak_memory_kb > 0  # the server reaped it: wait4 gave its rusage
+
+
+def test_killed_template_is_replaced_and_run_reported(tmp_path):
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as pool:
+        template = pool.info["template_pid"]
+        code = "import time; time.sleep(0.05); print(input())"
+        future = pool.submit(Job(code, ["a", "b", "c", "d"], limits=LIMITS))
+        os.kill(template, signal.SIGKILL)
+        result = future.result(timeout=60)
+        assert [r.stdout for r in result.runs] == [b"a\n", b"b\n", b"c\n", b"d\n"]
+        after = pool.run(Job("print(input())", ["e"], limits=LIMITS))
+        assert after.runs[0].stdout == b"e\n"
+        assert pool.restarts >= 1  # its server went with it and was replaced
