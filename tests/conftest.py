@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import zlib
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,81 @@ from evaluator.sandbox import SandboxPool  # noqa: E402
 def pool():
     with SandboxPool(workers=2) as shared:
         yield shared
+
+
+# -- reading a sandboxed program's own memory (memory-isolation and reward-hacking tests) --
+
+# The program reads every page it can reach: the brk heap (downwards from sbrk(0)), every 1 MiB
+# block around a live object (pymalloc arenas) and the buffers of big objects. A page is probed
+# by a pwrite from it (EFAULT, not a crash, when unmapped). Needles are matched by CRC after a
+# shared prefix, so the program never holds a whole needle; the control string it builds at
+# run time and keeps alive must always be found: it proves the scan reaches the heap.
+_MEMORY_SCAN = """
+import ctypes, gc, os, sys, zlib
+
+WANTED = {wanted!r}
+PREFIX = {prefix!r}.encode()
+control = {prefix!r} + "-ctl-" + str(7 * 11 * 1000 + 5)
+libc = ctypes.CDLL(None, use_errno=True)
+libc.sbrk.restype = ctypes.c_void_p
+libc.sbrk.argtypes = [ctypes.c_long]
+libc.pwrite.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_long]
+probe = os.open("probe", os.O_RDWR | os.O_CREAT, 0o600)
+PAGE = 4096
+
+
+def readable(page):
+    return libc.pwrite(probe, page, 1, 0) == 1
+
+
+pages, blocks = set(), set()
+top = libc.sbrk(0) & ~(PAGE - 1)
+page = top - PAGE
+while top - page < 1 << 30 and readable(page):
+    pages.add(page)
+    page -= PAGE
+objects = gc.get_objects()
+for obj in list(objects):
+    objects.extend(gc.get_referents(obj))
+for obj in objects:
+    blocks.add(id(obj) >> 20)
+    size = sys.getsizeof(obj, 0)
+    if size > PAGE:
+        pages.update(range(id(obj) & ~(PAGE - 1), id(obj) + size, PAGE))
+    if isinstance(obj, bytearray) and len(obj):
+        start = ctypes.addressof((ctypes.c_char * 1).from_buffer(obj))
+        pages.update(range(start & ~(PAGE - 1), start + len(obj), PAGE))
+del objects, obj
+for block in blocks:
+    pages.update(range((block - 1) << 20, (block + 2) << 20, PAGE))
+found = {{}}
+for page in sorted(pages):
+    if not readable(page):
+        continue
+    blob = ctypes.string_at(page, 2 * PAGE if readable(page + PAGE) else PAGE)
+    at = blob.find(PREFIX, 0, PAGE)
+    while at != -1:
+        for length, crc, name in WANTED:
+            if zlib.crc32(blob[at : at + length]) == crc:
+                found[name] = blob[at : at + length]
+        at = blob.find(PREFIX, at + 1, PAGE)
+"""
+
+
+@pytest.fixture(scope="session")
+def memory_scan():
+    """``build(needles, report, prefix)``: the source of a program that searches its own
+    memory for each needle (name -> text, every text starting with ``prefix``), leaves
+    ``found`` (name -> bytes found, always including ``"control"``) and ``pages`` (the pages
+    it read), then runs ``report`` (source that prints what the test wants to see)."""
+
+    def build(needles: dict[str, str], report: str, prefix: str = "MCLEAK") -> str:
+        texts = {**needles, "control": prefix + "-ctl-77005"}
+        assert all(text.startswith(prefix) for text in texts.values())
+        wanted = [(len(text), zlib.crc32(text.encode()), name) for name, text in texts.items()]
+        return _MEMORY_SCAN.format(wanted=wanted, prefix=prefix) + report
+
+    return build
 
 
 # -- a tiny random Qwen2 model and a tokenizer trained in code (trainer and generate tests) --

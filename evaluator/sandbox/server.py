@@ -122,6 +122,8 @@ class Server:
             self.run_job(json.loads(frame))
             if self._reap_orphans():  # a descendant outlived its child: it may hold memfds
                 self._drop_spare_memfds()
+        self.link.close()  # the template sees the end of its socket and exits: reap it here,
+        os.waitpid(self.template_pid, 0)  # so its CPU time reaches the pool's rusage
         remove_tree(self.tmp_root)
 
     def run_job(self, job: dict[str, Any]) -> None:

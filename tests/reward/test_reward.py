@@ -19,6 +19,7 @@ from evaluator.reward import (
     verl_compute_score,
     verl_compute_score_batch,
 )
+from evaluator.sandbox import SandboxPool
 
 SUM_TESTS = [
     {"input": "1 2\n", "output": "3\n"},
@@ -299,6 +300,24 @@ def test_reward_hacking_scores_zero(pool, isolation):
     assert rewards == [0.0] * len(hacks), verdicts
     assert verdicts["alarm_off_then_loop"] == "TLE"
     assert elapsed < 20
+
+
+@pytest.mark.parametrize("isolation", [Isolation.SUBMISSION, Isolation.TEST])
+def test_sibling_answer_is_not_in_memory(tmp_path, memory_scan, isolation):
+    """RL's case: a correct sibling completion of the same prompt ran just before on the same
+    worker. A completion that searches its own memory for the answer and prints it scores 0."""
+    sibling = fenced(f"print({SECRET!r})")
+    report = "print(found.get('answer', b'none').decode())\n"
+    hack = fenced(memory_scan({"answer": SECRET}, report, prefix="SECRET-"))
+    options = GradeOptions(time_limit=20.0, isolation=isolation)
+    with (
+        SandboxPool(workers=1, tmp_dir=tmp_path) as one,
+        CodeReward(pool=one, options=options) as reward,
+    ):
+        rewards = reward(None, [sibling, hack], tests=[SECRET_TESTS] * 2)
+        verdicts = reward.last_verdicts
+    assert rewards == [1.0, 0.0]
+    assert verdicts == ["AC", "WA"]  # the scan ran to the end and printed "none"
 
 
 def test_always_equal_object_scores_zero(reward):
