@@ -552,6 +552,8 @@ def main() -> None:
     config = requests.read_frame()
     if config is None:
         return
+    if requests.buffer:  # the pool sends no job before "ready": nothing of one may precede
+        sys.exit("fork server: data after the configuration")  # the template's fork
     settings = json.loads(config)
     os.mkdir(os.path.join(settings["tmp_root"], "run"), 0o700)
     # The template is forked now, while this process holds nothing but the configuration.
