@@ -1,7 +1,7 @@
 """The in-sandbox half of the harnesses: runs inside the forked child, after the limits and
 the seccomp/Landlock confinement are in place, and reports one test's outcome on fd 3.
 
-Imported by the fork server at start-up so each child gets it for free; it must stay small
+Imported by the fork template at start-up so each child gets it for free; it must stay small
 and import nothing heavy. Nothing here decides a verdict: the child only runs the program
 and reports what happened; comparing with expected outputs happens in the grader.
 """

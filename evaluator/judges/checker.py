@@ -26,9 +26,11 @@ A stdin problem's ``judge`` may be a checker spec instead of a judge name:
 Both take optional ``time_limit`` (CPU seconds, default 10) and ``memory_limit`` (MB, default
 1024). Checkers are called only for tests whose run ended cleanly: a TLE, RE, MLE or OLE
 keeps its verdict. Expected outputs go only to the checker, never to the candidate's job.
-A python checker's job carries the expected output through a fork server, so the grader runs
-checkers in a pool of their own (one worker, started at the first checker call) unless it is
-given a ``checker_pool``: no server that forks candidates ever holds an expected output.
+A python checker's job carries the expected output through a fork server. Its children never
+see it (they are forked from a template that never sees a job), but as a second line of
+defence the grader runs checkers in a pool of their own (one worker, started at the first
+checker call) unless it is given a ``checker_pool``: no server that runs candidates ever holds
+an expected output.
 """
 
 from __future__ import annotations

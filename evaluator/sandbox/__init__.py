@@ -1,6 +1,6 @@
 """How a program runs: fork servers, confinement (seccomp, Landlock, rlimits), the pool.
 
-Imported lazily: the fork server imports submodules of this package and must stay lean.
+Imported lazily: the fork template imports submodules of this package and must stay lean.
 """
 
 from __future__ import annotations

@@ -57,7 +57,8 @@ class Limits:
 @dataclass(slots=True)
 class Job:
     """One program and the inputs of its tests. Expected outputs never appear here: a job
-    travels into the fork server, whose memory the program can read."""
+    travels into the fork server, and its child gets the code and the inputs (a program can
+    read its own memory)."""
 
     code: str
     inputs: list[str]
