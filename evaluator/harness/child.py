@@ -346,20 +346,25 @@ def serve_calls(code: str, program: types.CodeType, func_name: str, preamble: bo
     ``SystemExit`` ends the process with its status, as it would end an in-process test."""
     stdout, stderr = _fresh_stdio()
     module = _fresh_main(code, preamble)
+
+    def reply(frame: bytes) -> None:
+        _flush(stdout, stderr)  # the server kills this process once the tests have reported:
+        write_frames(CALLS_OUT_FD, frame)  # what it printed must be in the memfds by then
+
     try:
         try:
             exec(program, module.__dict__)
             func = _resolve(module, func_name)
-            write_frames(CALLS_OUT_FD, plain.dumps(("ready",)))
+            reply(plain.dumps(("ready",)))
         except SystemExit:
             raise
         except BaseException as exc:  # noqa: BLE001 - the program's failure, the tests' to see
             traceback.print_exception(exc, limit=-_TRACEBACK_FRAMES, file=stderr)
-            write_frames(CALLS_OUT_FD, plain.dumps(_raised(exc)))
+            reply(plain.dumps(_raised(exc)))
             return
         while (request := read_frame(CALLS_IN_FD)) is not None:
             args, kwargs = plain.loads(request)
-            write_frames(CALLS_OUT_FD, _call(func, args, kwargs))
+            reply(_call(func, args, kwargs))
     except SystemExit as exc:
         _flush(stdout, stderr)
         os._exit(_system_exit(exc, sys.stderr)["exit_code"])

@@ -8,10 +8,10 @@ import textwrap
 
 import pytest
 
-from evaluator.harness.assertion import can_split, program
+from evaluator.harness.assertion import build_job, can_split, program
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
-from evaluator.sandbox import Isolation, SandboxPool
+from evaluator.sandbox import Isolation, Limits, SandboxPool
 
 PROMPT = '''from typing import List
 import math
@@ -346,3 +346,14 @@ def test_early_exit_keeps_the_server_in_step(tmp_path):
         assert grader.grade(stdin, "print(input())").verdict is Verdict.AC
         assert _grade(grader, CORRECT).verdict is Verdict.AC
         assert own.restarts == 0
+
+
+@pytest.mark.parametrize("isolation", list(Isolation))
+def test_split_candidate_output_is_kept(pool, isolation):
+    """The candidate is killed once the tests report: what it printed must not be lost."""
+    code = "print('loaded')\n\ndef double_all(values):\n    print('called', values)\n    return [2 * v for v in values]\n"
+    job = build_job(_problem(), code, Limits(cpu_time=2.0), isolation)
+    assert job.tests_code is not None  # split: the tests run in their own process
+    run = pool.run(job).runs[0]
+    assert run.status == "ok" and run.checked
+    assert run.stdout == b"loaded\ncalled [1, 2]\ncalled []\ncalled [-3]\n"
