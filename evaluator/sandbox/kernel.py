@@ -25,6 +25,7 @@ PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 SECCOMP_MODE_FILTER = 2
 CLONE_NEWNET = 0x40000000
 
@@ -142,6 +143,12 @@ def set_child_subreaper() -> None:
 
 def set_parent_death_signal(sig: int) -> None:
     _check(_libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0), "prctl(PDEATHSIG)")
+
+
+def set_not_dumpable() -> None:
+    """Only a process with CAP_SYS_PTRACE may then read this one's ``/proc/<pid>/mem``,
+    ``environ`` or ``maps``: a same-user process without it (a sandbox child) may not."""
+    _check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl(DUMPABLE)")
 
 
 class SeccompProgram:

@@ -558,6 +558,9 @@ def main() -> None:
     os.mkdir(os.path.join(settings["tmp_root"], "run"), 0o700)
     # The template is forked now, while this process holds nothing but the configuration.
     link, template_info = template.start(settings, close=(req_fd, resp_fd))
+    # From here on this process holds other submissions' code and output. Where Landlock is
+    # missing, a child could otherwise read them through /proc/<pid>/mem (same user).
+    kernel.set_not_dumpable()
     try:
         Server(settings, requests, resp_fd, link, template_info).serve()
     except TemplateGone as exc:  # the pool replaces this worker and goes on with the job

@@ -4,13 +4,16 @@ costs no run."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import textwrap
+from pathlib import Path
 
 from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
 
 LIMITS = Limits(cpu_time=5.0, wall_time=20.0)
+PROFILES = Path(__file__).resolve().parents[2] / "sandbox_profiles"
 
 
 def test_children_belong_to_the_server_and_know_their_own_thread(tmp_path):
@@ -47,3 +50,31 @@ def test_killed_template_is_replaced_and_run_reported(tmp_path):
         after = pool.run(Job("print(input())", ["e"], limits=LIMITS))
         assert after.runs[0].stdout == b"e\n"
         assert pool.restarts >= 1  # its server went with it and was replaced
+
+
+def test_server_memory_is_unreadable_even_without_landlock(tmp_path):
+    """The server holds other submissions' output; without Landlock nothing confines a
+    child's reads to /proc. Run as root, the child's dropped capabilities already deny it
+    (its permitted set is not a superset of the server's); for a pool run by an ordinary user
+    it is the server making itself non-dumpable (then /proc/<pid>/mem needs CAP_SYS_PTRACE)."""
+    profile = json.loads((PROFILES / "default.json").read_text())
+    profile.update(name="no-landlock", landlock=False)
+    path = tmp_path / "no-landlock.json"
+    path.write_text(json.dumps(profile))
+    code = """
+        import os
+        for name in ("mem", "environ", "maps"):
+            try:
+                open(f"/proc/{os.getppid()}/{name}", "rb").read(1)
+                print(name, "read")
+            except OSError as exc:
+                print(name, type(exc).__name__)
+    """
+    with SandboxPool(workers=1, profile=str(path), tmp_dir=tmp_path) as pool:
+        assert not pool.info["landlock_abi"]
+        run = pool.run(Job(textwrap.dedent(code), [""], limits=LIMITS)).runs[0]
+    assert run.stdout.decode().split("\n")[:3] == [
+        "mem PermissionError",
+        "environ PermissionError",
+        "maps PermissionError",
+    ], run.stderr
