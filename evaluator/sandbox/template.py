@@ -9,9 +9,9 @@ the modules solutions commonly use, builds the confinement once (seccomp BPF, La
 empty network namespace) and then only forks: the server sends the child's file descriptors
 over a unix socket (``SCM_RIGHTS``, no payload), the template forks a child with
 ``CLONE_PARENT`` (so the server is its parent: it reaps it with ``wait4``, exact peak memory)
-and answers with the pid. The child reads what to run (the "brief": code, mode, limits, report
-key) from a memfd the server filled, confines itself, compiles the code and runs the in-sandbox
-harness (:mod:`evaluator.harness.child`).
+and answers with the pid. The child reads what to run (the "brief": its code object, compiled
+by the server and marshalled, mode, limits, report key) from a memfd the server filled,
+confines itself and runs the in-sandbox harness (:mod:`evaluator.harness.child`).
 """
 
 from __future__ import annotations
