@@ -186,7 +186,8 @@ _pylibc.fork.restype = ctypes.c_int
 
 def fork_lean() -> int:
     """``fork(2)`` without Python's at-fork handlers: only for a single-threaded process that
-    holds no locks (the fork server starting its template). The child must reseed ``random`` itself."""
+    holds no locks (the fork server starting its template). The child must reseed ``random``
+    itself."""
     pid = _pylibc.fork()
     if pid < 0:
         raise OSError(ctypes.get_errno(), "fork")

@@ -129,10 +129,10 @@ class Server:
     def run_job(self, job: dict[str, Any]) -> None:
         # Compiled once here; each child gets the code object marshalled in its brief (a
         # compile in every child cost ~200 copy-on-write faults, ~1 ms).
-        program = harness.compile_program(job["code"])
+        program = job["program"] = harness.compile_program(job["code"])
         if job.get("tests_code") is not None:
             if not isinstance(program, str):
-                header, out, err = self._run_split({**job, "program": program})
+                header, out, err = self._run_split(job)
                 if header.get("status") != "unsplittable":
                     write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
                     if job.get("early_exit"):
@@ -142,8 +142,7 @@ class Server:
             # A syntax error, or tests that pass the candidate something that cannot cross
             # processes: run them joined, in one module, as HumanEval's own harness does.
             job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
-            program = harness.compile_program(job["code"])
-        job["program"] = program
+            program = job["program"] = harness.compile_program(job["code"])
         inputs: list[str] = job["inputs"]
         fds = self._take_memfds(3)
         if job.get("isolation") == "submission" and not isinstance(program, str) and inputs:
@@ -173,7 +172,7 @@ class Server:
     def _run_test(self, job, fds, text):
         """One test in a fresh child (isolation ``test``)."""
         limits = job["limits"]
-        fill(fds[0], text.encode("utf-8", "surrogateescape"))  # stdout/stderr: emptied when read
+        _fill_input(fds[0], text)  # stdout/stderr were emptied when last read
         child = self._spawn(_brief(job, "run", count=1), fds)
         start_wall = time.monotonic()
         report, limit = self._await_report(child, limits, start_wall, 0.0)
@@ -289,9 +288,7 @@ class Server:
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = wall
         header["limit"] = limit or _limit_from(header, limits)
-        header["stdout_truncated"] = len(out) >= limits["output_bytes"]
-        header["stderr_truncated"] = len(err) > STDERR_KEEP
-        return header, out, err[-STDERR_KEEP:]
+        return _with_frames(header, out, err, limits)
 
     def _clean_run_dir(self) -> None:
         """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
@@ -488,6 +485,12 @@ def _with_output(header: dict[str, Any], fds: list[int], limits: dict[str, Any])
     """The header with what the test wrote on the stdio memfds (then emptied)."""
     out = read_output(fds[1], limits["output_bytes"])
     err = read_output(fds[2], limits["output_bytes"])
+    return _with_frames(header, out, err, limits)
+
+
+def _with_frames(header: dict[str, Any], out: bytes, err: bytes, limits: dict[str, Any]):
+    """The result frames of a test: its header with the truncation flags, its stdout and the
+    end of its stderr (where the traceback is)."""
     header["stdout_truncated"] = len(out) >= limits["output_bytes"]
     header["stderr_truncated"] = len(err) > STDERR_KEEP
     return header, out, err[-STDERR_KEEP:]

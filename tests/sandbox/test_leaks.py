@@ -55,7 +55,7 @@ def test_thousands_of_runs_leak_nothing(tmp_path):
                 steady = _snapshot(pool)
         after = _snapshot(pool)
         assert after == steady  # a second round adds nothing
-        # Servers keep a few emptied memfds between jobs (stdio and the stdin ring), no more.
+        # Servers keep a few emptied memfds between jobs (stdio, the stdin ring, briefs), no more.
         spare = 3 + RING_SLOTS
         assert all(
             b <= a <= b + spare
