@@ -69,3 +69,5 @@ class Problem:
     entry_point: str = ""
     # free-form facts for reports: platform, difficulty, contest_date, title ...
     metadata: dict[str, Any] = field(default_factory=dict)
+    # the interpreter environment (evaluator.sandbox.environments); None: by platform
+    environment: str | None = None

@@ -16,6 +16,7 @@ import functools
 
 from evaluator.problem import Problem, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
+from evaluator.sandbox.environments import Environment
 
 from .outcome import failure
 
@@ -26,7 +27,9 @@ def program(problem: Problem, completion: str, continues_prompt: bool) -> str:
     return problem.prompt + completion if continues_prompt else completion
 
 
-def build_job(problem: Problem, code: str, limits: Limits, isolation: Isolation) -> Job:
+def build_job(
+    problem: Problem, code: str, limits: Limits, isolation: Isolation, environment: Environment
+) -> Job:
     job = Job(
         code=code,
         inputs=[""],
@@ -35,6 +38,7 @@ def build_job(problem: Problem, code: str, limits: Limits, isolation: Isolation)
         limits=limits,
         isolation=isolation,
         preamble=False,
+        environment=environment.overrides(),
     )
     support = _split_support(problem.prompt, problem.test_code, problem.entry_point or "")
     if support is not None:

@@ -13,11 +13,14 @@ from typing import Any
 from evaluator.judges import compare_values
 from evaluator.problem import Problem, TestCase, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
+from evaluator.sandbox.environments import Environment
 
 from .outcome import failure
 
 
-def build_job(problem: Problem, code: str, limits: Limits, isolation: Isolation) -> Job:
+def build_job(
+    problem: Problem, code: str, limits: Limits, isolation: Isolation, environment: Environment
+) -> Job:
     return Job(
         code=code,
         inputs=[t.input for t in problem.tests],
@@ -25,6 +28,7 @@ def build_job(problem: Problem, code: str, limits: Limits, isolation: Isolation)
         func_name=problem.func_name,
         limits=limits,
         isolation=isolation,
+        environment=environment.overrides(),
     )
 
 

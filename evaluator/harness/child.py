@@ -9,9 +9,7 @@ and reports what happened; comparing with expected outputs happens in the grader
 from __future__ import annotations
 
 import builtins
-import io
 import json
-import linecache
 import math
 import os
 import sys
@@ -20,10 +18,11 @@ import types
 from typing import Any
 
 from evaluator.harness import plain
+from evaluator.sandbox import interpreter, state
 from evaluator.sandbox.wire import read_frame, write_frames
 
 STATUS_FD = 3  # the child's report channel (length-prefixed JSON)
-SOURCE_NAME = "solution.py"
+SOURCE_NAME = interpreter.SCRIPT
 _TRACEBACK_FRAMES = 30  # the last frames only: a RecursionError at depth 1e6 is huge
 
 # Audit events that mean the program tried something the sandbox refuses. When a test dies of
@@ -50,6 +49,9 @@ _last_sensitive: list[str | None] = [None]
 
 
 def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if event == "sys.addaudithook":
+        state.AUDIT_HOOKS_ADDED[0] = True
+        return
     what = _SENSITIVE.get(event)
     if what is not None:
         _last_sensitive[0] = what
@@ -63,18 +65,6 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
 
 def install_audit_hook() -> None:
     sys.addaudithook(_audit)
-
-
-def _install_site_builtins() -> None:
-    """``exit()`` and ``quit()`` come from ``site``, which the lean fork server skips (-S)."""
-    import _sitebuiltins
-
-    for name in ("exit", "quit"):
-        if not hasattr(builtins, name):
-            setattr(builtins, name, _sitebuiltins.Quitter(name, "Ctrl-D (i.e. EOF)"))
-
-
-_install_site_builtins()
 
 
 def _build_preamble() -> dict[str, Any]:
@@ -148,57 +138,44 @@ PREAMBLE = _build_preamble()
 PREAMBLE_BUILTINS = {**builtins.__dict__, **PREAMBLE}
 
 
-def compile_program(code: str) -> types.CodeType | str:
-    """Compile once in the fork server; a syntax error comes back as its formatted text."""
+def compile_program(code: str, filename: str = SOURCE_NAME) -> types.CodeType | str:
+    """Compile once in the fork server, as ``filename`` (a plain run's code objects carry
+    the script's absolute path); a syntax error comes back as its formatted text."""
     import warnings
 
     try:
         with warnings.catch_warnings():  # e.g. SyntaxWarning: not for the server's stderr
             warnings.simplefilter("ignore")
-            return compile(code, SOURCE_NAME, "exec", dont_inherit=True)
+            return compile(code, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError) as exc:
         return "".join(traceback.format_exception_only(type(exc), exc))
 
 
-def _fresh_stdio() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
-    """New stdin/stdout/stderr objects over the real fds 0-2 for each test (no state, no
-    buffered bytes carried over from a previous test in submission isolation)."""
+def _fresh_stdio() -> tuple[Any, Any]:
+    """New stdin/stdout/stderr objects over the real fds 0-2 for each test, made as a plain
+    run makes them (no state, no buffered bytes carried over from a previous test)."""
     for fd in (0, 1, 2):
         os.lseek(fd, 0, os.SEEK_SET)
-    stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
-    stdout = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(1, "w", closefd=False), 1 << 16), encoding="utf-8"
-    )
-    stderr = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
-        encoding="utf-8",
-        errors="backslashreplace",
-        line_buffering=True,
-    )
-    sys.stdin = sys.__stdin__ = stdin
-    sys.stdout = sys.__stdout__ = stdout
-    sys.stderr = sys.__stderr__ = stderr
-    return stdout, stderr
+    interpreter.STDIO.install()
+    return sys.stdout, sys.stderr
 
 
-def _fresh_main(code: str, preamble: bool) -> types.ModuleType:
-    module = types.ModuleType("__main__")
-    module.__file__ = SOURCE_NAME
-    module.__builtins__ = PREAMBLE_BUILTINS if preamble else builtins
-    sys.modules["__main__"] = module
-    sys.argv = [SOURCE_NAME]
-    linecache.cache[SOURCE_NAME] = (len(code), None, code.splitlines(True), SOURCE_NAME)
-    return module
+def _fresh_main(code: str, preamble: bool) -> dict[str, Any]:
+    """A plain run's ``__main__`` (its namespace); with ``preamble``, LeetCode's names."""
+    namespace = interpreter.new_main(code, interpreter.DIRECTORY)
+    if preamble:
+        namespace["__builtins__"] = PREAMBLE_BUILTINS
+    return namespace
 
 
-def _resolve(module: types.ModuleType, name: str) -> Any:
+def _resolve(namespace: dict[str, Any], name: str) -> Any:
     """``class Solution``'s method on a fresh instance (LeetCode style), else a top-level
     function. Missing names raise inside the test, so they are the program's runtime error."""
-    solution = module.__dict__.get("Solution")
+    solution = namespace.get("Solution")
     if isinstance(solution, type) and hasattr(solution, name):
         return getattr(solution(), name)
-    if name in module.__dict__:
-        return module.__dict__[name]
+    if name in namespace:
+        return namespace[name]
     raise NameError(f"the program defines neither Solution.{name} nor {name}()")
 
 
@@ -209,8 +186,21 @@ def encode_strict(value: Any) -> str:
     NumPy scalars and arrays are converted with ``item()``/``tolist()``. NaN and infinities
     are written as ``NaN``/``Infinity`` (Python's json reads them)."""
     out: list[str] = []
-    _encode(value, out, set())
+    with _any_digits():
+        _encode(value, out, set())
     return "".join(out)
+
+
+class _any_digits:
+    """The harness's own int/str conversions (test arguments in, return values out) are not
+    the program's: no digit limit for them, whatever the environment sets."""
+
+    def __enter__(self) -> None:
+        self.limit = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+
+    def __exit__(self, *exc_info: object) -> None:
+        sys.set_int_max_str_digits(self.limit)
 
 
 def _encode(value: Any, out: list[str], active: set[int]) -> None:
@@ -266,46 +256,79 @@ def _encode_dict(value: dict[Any, Any], out: list[str], active: set[int]) -> Non
     out.append("}")
 
 
+def run_script_test(
+    code: str, program: types.CodeType, policy: str
+) -> tuple[int, dict[str, Any], bool]:
+    """A stdin test, run as ``python3 solution.py < input > output`` runs: the exit status at
+    the end of its exit path, what the report adds (the uncaught exception's name, an
+    operation the sandbox refused) and whether this was the process's last test.
+    ``policy``: ``final`` (the process ends after this test), ``adaptive`` (it ends after it
+    if the program started a thread: those are joined as at interpreter exit) or
+    ``continue`` (submission isolation: threads are joined and the process goes on)."""
+    _fresh_stdio()
+    _last_sensitive[0] = None
+    namespace = _fresh_main(code, False)
+    status, name, errno = interpreter.run_script(program, namespace)
+    del namespace  # held only by sys.modules now, as in a plain run
+    final = (
+        policy == "final"
+        or status == interpreter.STATUS_SIGINT
+        or (policy == "adaptive" and state.threads_started())
+    )
+    report: dict[str, Any] = {}
+    if name is not None:
+        report["exception"] = name
+        if errno in (1, 13, 38) and _last_sensitive[0]:
+            report["blocked"] = _last_sensitive[0]
+    status = interpreter.finish(status, final=final)
+    return status, report, final
+
+
+def script_report(status: int, extra: dict[str, Any]) -> dict[str, Any]:
+    """The report of a stdin test that ended with exit status ``status``."""
+    if status == 0:
+        return {"status": "ok", "exit_code": 0, **extra}
+    if extra.get("exception") and status == 1:
+        return {"status": "exception", "exit_code": 1, **extra}
+    return {"status": "exit", "exit_code": status & 0xFF, **extra}
+
+
 def run_test(
     code: str,
-    program: types.CodeType | str,
+    program: types.CodeType,
     mode: str,
     func_name: str | None,
     test_input: str,
     preamble: bool,
 ) -> dict[str, Any]:
-    """Run one test in this (already confined) process and describe what happened."""
+    """Run one call-based or assertion test in this (already confined) process and describe
+    what happened."""
     report: dict[str, Any] = {"status": "ok"}
     stdout, stderr = _fresh_stdio()
     _last_sensitive[0] = None
-    if isinstance(program, str):  # compile error
-        stderr.write(program)
-        stderr.flush()
-        return {"status": "compile", "exception": "SyntaxError"}
-    module = _fresh_main(code, preamble and mode != "assertion")
+    namespace = _fresh_main(code, preamble and mode != "assertion")
     try:
         if mode == "call":
             try:
-                args = [json.loads(line) for line in test_input.split("\n") if line.strip()]
+                with _any_digits():
+                    args = [json.loads(line) for line in test_input.split("\n") if line.strip()]
             except ValueError as exc:
                 return {"status": "bad_input", "exception": f"test input is not JSON: {exc}"}
-            exec(program, module.__dict__)
-            value = _resolve(module, func_name or "")(*args)
+            exec(program, namespace)
+            value = _resolve(namespace, func_name or "")(*args)
             try:
                 report["value"] = encode_strict(value)
             except (TypeError, RecursionError, ValueError) as exc:
                 report = {"status": "error", "exception": f"unserialisable result: {exc}"}
-        elif mode == "assertion":
-            exec(program, module.__dict__)
-            check = module.__dict__.get("check")
+        else:
+            exec(program, namespace)
+            check = namespace.get("check")
             if not callable(check):
                 raise NameError("the tests define no check(candidate)")
-            check(_resolve(module, func_name or ""))
+            check(_resolve(namespace, func_name or ""))
             report["checked"] = True  # only reached when every assert in check() passed
-        else:
-            exec(program, module.__dict__)
     except SystemExit as exc:
-        report = _system_exit(exc, sys.stderr)
+        report = {"status": "exit", "exit_code": interpreter.system_exit_status(exc)}
     except BaseException as exc:  # noqa: BLE001 - the program's own failure, reported
         report = {"status": "exception", "exception": type(exc).__name__}
         if isinstance(exc, OSError) and exc.errno in (1, 13, 38) and _last_sensitive[0]:
@@ -314,7 +337,7 @@ def run_test(
             traceback.print_exception(exc, limit=-_TRACEBACK_FRAMES, file=stderr)
         except BaseException:  # noqa: BLE001
             pass
-    _join_program_threads()
+    interpreter.join_threads()
     for stream in (sys.stdout, stdout, sys.stderr, stderr):
         try:
             stream.flush()
@@ -345,7 +368,7 @@ def serve_calls(code: str, program: types.CodeType, func_name: str, preamble: bo
     answer each call with ``("ok", value, args after the call)`` or ``("raise", type, text)``.
     ``SystemExit`` ends the process with its status, as it would end an in-process test."""
     stdout, stderr = _fresh_stdio()
-    module = _fresh_main(code, preamble)
+    namespace = _fresh_main(code, preamble)
 
     def reply(frame: bytes) -> None:
         _flush(stdout, stderr)  # the server kills this process once the tests have reported:
@@ -353,8 +376,8 @@ def serve_calls(code: str, program: types.CodeType, func_name: str, preamble: bo
 
     try:
         try:
-            exec(program, module.__dict__)
-            func = _resolve(module, func_name)
+            exec(program, namespace)
+            func = _resolve(namespace, func_name)
             reply(plain.dumps(("ready",)))
         except SystemExit:
             raise
@@ -367,7 +390,7 @@ def serve_calls(code: str, program: types.CodeType, func_name: str, preamble: bo
             reply(_call(func, args, kwargs))
     except SystemExit as exc:
         _flush(stdout, stderr)
-        os._exit(_system_exit(exc, sys.stderr)["exit_code"])
+        os._exit(interpreter.system_exit_status(exc))
     finally:
         _flush(stdout, stderr)
 
@@ -469,8 +492,7 @@ def run_check(
     helpers; then the tests), bind the entry point to the proxy and call ``check``. Only this
     process can report ``checked``."""
     stdout, stderr = _fresh_stdio()
-    module = types.ModuleType("__main__")
-    sys.modules["__main__"] = module
+    namespace = _fresh_main("", False)
     report: dict[str, Any] = {"status": "ok"}
     trouble: list[BaseException] = []
     try:
@@ -481,11 +503,11 @@ def run_check(
         if answer[0] != "ready":
             raise _rebuild(answer[1], answer[2])
         if support is not None:
-            exec(support, module.__dict__)
-        exec(tests, module.__dict__)
+            exec(support, namespace)
+        exec(tests, namespace)
         proxy = _proxy(func_name, trouble)
-        module.__dict__[func_name] = proxy
-        check = module.__dict__.get("check")
+        namespace[func_name] = proxy
+        check = namespace.get("check")
         if not callable(check):
             raise NameError("the tests define no check(candidate)")
         check(proxy)
@@ -504,36 +526,6 @@ def run_check(
             pass
     _flush(stdout, stderr)
     return report
-
-
-def _join_program_threads() -> None:
-    """Wait for the program's non-daemon threads, as the interpreter does before exiting
-    (``threading.Thread(target=main).start()`` is a common contest idiom for a big stack).
-    The CPU limit and the wall-clock backstop bound the wait."""
-    import threading
-
-    current = threading.current_thread()
-    for thread in threading.enumerate():
-        if thread is not current and not thread.daemon:
-            try:
-                thread.join()
-            except BaseException:  # noqa: BLE001 - e.g. a thread object the program broke
-                pass
-
-
-def _system_exit(exc: SystemExit, stderr: Any) -> dict[str, Any]:
-    """``sys.exit`` semantics of CPython: None is 0, an int is itself, anything else is
-    printed to stderr and means 1."""
-    code = exc.code
-    if code is None:
-        return {"status": "exit", "exit_code": 0}
-    if isinstance(code, int) and not isinstance(code, bool):
-        return {"status": "exit", "exit_code": code & 0xFF}
-    try:
-        print(code, file=stderr)
-    except BaseException:  # noqa: BLE001
-        pass
-    return {"status": "exit", "exit_code": 1}
 
 
 def _unarmed(report: dict[str, Any]) -> None:

@@ -6,17 +6,22 @@ from __future__ import annotations
 from evaluator.judges import Judge
 from evaluator.problem import Problem, TestCase, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
+from evaluator.sandbox.environments import Environment
 
 from .outcome import failure
 
 
-def build_job(problem: Problem, code: str, limits: Limits, isolation: Isolation) -> Job:
+def build_job(
+    problem: Problem, code: str, limits: Limits, isolation: Isolation, environment: Environment
+) -> Job:
     return Job(
         code=code,
         inputs=[t.input for t in problem.tests],
         mode=Mode.STDIN,
         limits=limits,
         isolation=isolation,
+        preamble=environment.stdin_preamble,
+        environment=environment.overrides(),
     )
 
 

@@ -40,6 +40,7 @@ from evaluator.problem import (
     Verdict,
 )
 from evaluator.sandbox import Isolation, JobResult, Limits, RunResult, SandboxPool
+from evaluator.sandbox.environments import environment_for
 
 _MESSAGE_CAP = 300
 
@@ -109,8 +110,11 @@ class GradeOptions:
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_limit: int = DEFAULT_MEMORY_LIMIT
     judge: str = DEFAULT_JUDGE
-    isolation: Isolation = Isolation.TEST
+    isolation: Isolation = Isolation.ADAPTIVE
     early_exit: bool = False
+    # an interpreter environment for every problem (evaluator.sandbox.environments); None:
+    # each problem's own, else its platform's, else a plain run's
+    environment: str | None = None
     # The wall-clock backstop is ``wall_factor * time limit + wall_slack`` seconds; None keeps
     # the sandbox's default (2x + 1 s), generous so that machine load never changes a verdict.
     # RL rewards may tighten it (a sleeping or starved program then costs less wall time).
@@ -226,12 +230,15 @@ class Grader:
             return outcome
         try:
             judging = _Judging(problem, self.options)
+            environment = environment_for(
+                self.options.environment or problem.environment, problem.metadata
+            )
         except ValueError as exc:
             outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=str(exc)))
             return outcome
         assert code is not None
         job = _BUILDERS[problem.harness](
-            problem, code, self.options.limits_for(problem), self.options.isolation
+            problem, code, self.options.limits_for(problem), self.options.isolation, environment
         )
         verdicts: dict[int, Outcome] = {}
         on_result = _stop_at_failure(judging, verdicts) if self.options.early_exit else None

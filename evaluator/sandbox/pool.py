@@ -25,6 +25,7 @@ from typing import Any
 
 from evaluator.sandbox.profile import Profile, load_profile
 from evaluator.sandbox.records import Job, JobResult, LimitHit, RunResult
+from evaluator.sandbox.reference import SERVER_ENV, plain_run
 from evaluator.sandbox.wire import FrameReader, write_frames
 
 OnResult = Callable[[int, RunResult], bool]
@@ -70,7 +71,7 @@ class _Worker:
     ) -> None:
         self.tmp_root = tempfile.mkdtemp(prefix="mcsbx-", dir=tmp_dir)
         os.chmod(self.tmp_root, 0o700)
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        env = dict(SERVER_ENV)
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-S", "-c", _BOOT, _server_path(), "--stack-mb", str(stack_mb)],
             stdin=subprocess.PIPE,
@@ -83,7 +84,12 @@ class _Worker:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.to_server, self.from_server = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         self.frames = FrameReader(self.from_server)
-        config = {"tmp_root": self.tmp_root, "profile": profile, "preload": preload}
+        config = {
+            "tmp_root": self.tmp_root,
+            "profile": profile,
+            "preload": preload,
+            "reference": plain_run(sys.executable),
+        }
         try:
             write_frames(self.to_server, json.dumps(config).encode())
         except OSError:
@@ -159,6 +165,7 @@ def _run_result(fields: dict[str, Any], stdout: bytes, stderr: bytes) -> RunResu
         value=fields.get("value"),
         blocked=fields.get("blocked"),
         checked=bool(fields.get("checked")),
+        changed=fields.get("changed"),
     )
 
 

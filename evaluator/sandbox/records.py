@@ -10,11 +10,16 @@ from typing import Any
 
 
 class Isolation(StrEnum):
-    """``test``: a fresh child per test (strict: nothing survives between tests).
-    ``submission``: one child runs a submission's tests one after another, with fresh globals
-    and fresh stdin/stdout per test (fast; a program can leave state in imported modules or
-    threads, or tamper with what the harness reports about its own later tests)."""
+    """``adaptive`` (the default): one child runs a submission's tests one after another as
+    long as the interpreter's global state is what it was before the first test; a test
+    that changed it (or a child that died) sends the rest to a fresh child
+    (:mod:`evaluator.sandbox.state`). ``test``: a fresh child per test (nothing survives
+    between tests; the kernel measures each test's CPU time and memory). ``submission``: one
+    child runs all the tests whatever they change (fastest; a program can leave state in
+    imported modules or threads, or tamper with what the harness reports about its own later
+    tests)."""
 
+    ADAPTIVE = "adaptive"
     TEST = "test"
     SUBMISSION = "submission"
 
@@ -65,8 +70,11 @@ class Job:
     mode: Mode = Mode.STDIN
     func_name: str | None = None  # CALL: function or Solution method; ASSERTION: entry point
     limits: Limits = field(default_factory=Limits)
-    isolation: Isolation = Isolation.TEST
+    isolation: Isolation = Isolation.ADAPTIVE
     preamble: bool = True  # provide LeetCode's names (List, collections, ...) as globals
+    # Interpreter defaults the problem's platform changes (see evaluator.sandbox.environments):
+    # ``recursion_limit``, ``int_max_str_digits``; absent keys keep the plain run's.
+    environment: dict[str, int] = field(default_factory=dict)
     # ASSERTION: the problem's tests. Given, they run in a second process over plain data
     # (after ``support_code``, trusted code they may use, such as the prompt's helpers); the
     # candidate cannot fake their report. ``None``: ``code`` already holds the tests.
@@ -84,6 +92,7 @@ class Job:
             "limits": self.limits.to_dict(),
             "isolation": str(self.isolation),
             "preamble": self.preamble,
+            "environment": self.environment,
         }
 
 
@@ -110,6 +119,7 @@ class RunResult:
     value: str | None = None  # CALL: the return value as strict JSON
     blocked: str | None = None  # the operation the sandbox refused, when known
     checked: bool = False  # ASSERTION: the harness saw check() return
+    changed: str | None = None  # adaptive isolation: what this test changed (a fresh child ran on)
 
     @property
     def signal_name(self) -> str | None:

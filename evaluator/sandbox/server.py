@@ -105,6 +105,7 @@ class Server:
         self.requests, self.resp_fd, self.link = requests, resp_fd, link
         self.tmp_root: str = config["tmp_root"]
         self.run_dir = os.path.join(self.tmp_root, "run")  # reused, emptied after each child
+        self.script = os.path.join(self.run_dir, harness.SOURCE_NAME)  # the code's file name
         self.info: dict[str, Any] = {"pid": os.getpid(), "profile": config["profile"].get("name")}
         self.info.update(template_info)
         self.template_pid: int = template_info["template_pid"]
@@ -129,7 +130,7 @@ class Server:
     def run_job(self, job: dict[str, Any]) -> None:
         # Compiled once here; each child gets the code object marshalled in its brief (a
         # compile in every child cost ~200 copy-on-write faults, ~1 ms).
-        program = job["program"] = harness.compile_program(job["code"])
+        program = job["program"] = harness.compile_program(job["code"], self.script)
         if job.get("tests_code") is not None:
             if not isinstance(program, str):
                 header, out, err = self._run_split(job)
@@ -142,10 +143,11 @@ class Server:
             # A syntax error, or tests that pass the candidate something that cannot cross
             # processes: run them joined, in one module, as HumanEval's own harness does.
             job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
-            program = job["program"] = harness.compile_program(job["code"])
+            program = job["program"] = harness.compile_program(job["code"], self.script)
         inputs: list[str] = job["inputs"]
         fds = self._take_memfds(3)
-        if job.get("isolation") == "submission" and not isinstance(program, str) and inputs:
+        batch = job.get("isolation") in ("submission", "adaptive")
+        if batch and not isinstance(program, str) and inputs:
             try:
                 self._run_batch(job, fds)
             finally:
@@ -156,7 +158,7 @@ class Server:
             for text in inputs:
                 if isinstance(program, str):  # syntax error: no need to run anything
                     header, out, err = (
-                        {"status": "compile", "exception": "SyntaxError"},
+                        {"status": "compile", "exception": "SyntaxError", "exit_code": 1},
                         b"",
                         program.encode(),
                     )
@@ -170,15 +172,19 @@ class Server:
         write_frames(self.resp_fd, b'{"done": true}')
 
     def _run_test(self, job, fds, text):
-        """One test in a fresh child (isolation ``test``)."""
+        """One test in a fresh child (isolation ``test``). A stdin program's verdict comes
+        from the kernel: what it wrote on fd 1 and the exit status ``wait4`` gives, once it
+        has exited (its report only names an uncaught exception); other modes need the
+        child's report of the returned value."""
         limits = job["limits"]
+        script = job["mode"] == "stdin"
         _fill_input(fds[0], text)  # stdout/stderr were emptied when last read
         child = self._spawn(_brief(job, "run", count=1), fds)
         start_wall = time.monotonic()
-        report, limit = self._await_report(child, limits, start_wall, 0.0)
+        report, limit = self._await_report(child, limits, start_wall, 0.0, until_exit=script)
         wall = time.monotonic() - start_wall
         status, usage = self._finish(child, kill=True)
-        header = _from_exit(report, status)
+        header = _from_wait(report, status) if script else _from_exit(report, status)
         header["cpu_time"] = usage.ru_utime + usage.ru_stime
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = wall
@@ -212,13 +218,16 @@ class Server:
                 report, limit = self._await_report(child, limits, start_wall, start_cpu, frames=3)
                 if report is None:  # killed or died mid-test: the kernel tells what happened
                     header, out, err = self._batch_loss(
-                        child, fds, limits, limit, start_cpu, start_wall
+                        child, fds, limits, limit, start_cpu, start_wall, job["mode"] == "stdin"
                     )
                     child = None
                 else:
                     header, out, err = _batch_header(report, limits, start_wall)
                     after = index + len(ring)
-                    if after < len(todo):  # the child is done with this slot: refill it
+                    if header.get("changed"):  # adaptive: the child has stopped; go on fresh
+                        self._finish(child, kill=False)
+                        child = None
+                    elif after < len(todo):  # the child is done with this slot: refill it
                         _fill_input(ring[index % len(ring)], todo[after])
                         os.write(child.ctrl_w, after.to_bytes(4, "big"))
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
@@ -232,11 +241,11 @@ class Server:
                 self._finish(child, kill=True)
             self._give_memfds(ring)
 
-    def _batch_loss(self, child, fds, limits, limit, start_cpu, start_wall):
+    def _batch_loss(self, child, fds, limits, limit, start_cpu, start_wall, script):
         """A batch child that died or was killed mid-test: the kernel tells how, and the
         stdio memfds still hold what the test wrote (the child empties them per report)."""
         status, usage = self._finish(child, kill=True)
-        header = _from_exit(None, status)
+        header = _from_wait(None, status) if script else _from_exit(None, status)
         header["cpu_time"] = max(0.0, usage.ru_utime + usage.ru_stime - start_cpu)
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = time.monotonic() - start_wall
@@ -248,10 +257,10 @@ class Server:
         the problem's trusted code and ``check`` over plain data (see harness.run_check). The
         candidate's brief holds only its own code: never the tests and their answers."""
         limits = job["limits"]
-        tests = harness.compile_program(job["tests_code"])
+        tests = harness.compile_program(job["tests_code"], self.script)
         if isinstance(tests, str):
             return {"status": "bad_input", "exception": "the tests do not compile"}, b"", b""
-        support = harness.compile_program(job.get("support_code") or "")
+        support = harness.compile_program(job.get("support_code") or "", self.script)
         support = None if isinstance(support, str) else support
         calls_r, calls_w = os.pipe2(os.O_CLOEXEC)
         replies_r, replies_w = os.pipe2(os.O_CLOEXEC)
@@ -333,25 +342,37 @@ class Server:
         return pid
 
     def _await_report(
-        self, child: _Child, limits, start_wall: float, start_cpu: float, partner=None, frames=1
+        self,
+        child: _Child,
+        limits,
+        start_wall: float,
+        start_cpu: float,
+        partner=None,
+        frames=1,
+        until_exit=False,
     ):
         """Wait for the child's report on fd 3 (a JSON header, and with ``frames=3`` the
         test's stdout and stderr) while enforcing the CPU limit (the child's CPU clock,
         unforgeable; with ``partner``, the candidate of a split test, the two together) and
-        the wall-clock backstop. Returns (report, limit hit)."""
+        the wall-clock backstop. Returns (report, limit hit). With ``until_exit``, waits
+        until the child has exited and returns its last report (None if it sent none)."""
         cpu_limit = limits["cpu_time"]
         wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
         tick = min(0.1, max(0.01, cpu_limit / 10))
         poller = child.poller
         exited = False
+        last = None
         while True:
             report = self._take_report(child, frames)
             if report is not None:
-                return report, None
+                if not until_exit:
+                    return report, None
+                last = report
+                continue
             left = start_wall + wall_limit - time.monotonic()
             if left <= 0:
                 self._kill(child, partner)
-                return None, "wall"
+                return last, "wall"
             events = dict(poller.poll(min(left, tick) * 1000))
             if child.status_r in events:
                 size = os.readv(child.status_r, [self.inbox])
@@ -365,11 +386,11 @@ class Server:
                 exited = True
                 poller.unregister(child.pidfd) if child.pidfd in events else None
                 if child.status_r not in events:
-                    return None, None
+                    return last, None
                 continue
             if not events and _cpu(child, partner) - start_cpu > cpu_limit:
                 self._kill(child, partner)
-                return None, "cpu"
+                return last, "cpu"
 
     def _take_report(self, child: _Child, frames: int):
         """The next signed report in the child's buffer (with its ``frames - 1`` data
@@ -473,7 +494,8 @@ RING_SLOTS = 16
 
 def _brief(job: dict[str, Any], role: str, **extra: Any) -> dict[str, Any]:
     """What a child needs of ``job`` to run the program's side (never the tests' code)."""
-    keys = ("code", "program", "mode", "func_name", "preamble", "limits")
+    keys = ("code", "program", "mode", "func_name", "preamble", "limits", "environment")
+    keys += ("isolation",)
     return {"role": role, **{k: job.get(k) for k in keys}, **extra}
 
 
@@ -507,6 +529,17 @@ def _from_exit(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
     if header.get("status") == "ok":
         header.setdefault("exit_code", 0)
     return header
+
+
+def _from_wait(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
+    """The header of a stdin test, from the exit status ``wait4`` gave (the program's own
+    word, as a judge takes it: ``os._exit(0)`` after complete output is a clean exit) and
+    the name of an uncaught exception from the child's report, when it sent one."""
+    if os.WIFSIGNALED(status):
+        return {"status": "lost", "signal": os.WTERMSIG(status)}
+    code = os.WEXITSTATUS(status)
+    extra = {k: report[k] for k in ("exception", "blocked") if report and k in report}
+    return harness.script_report(code, extra)
 
 
 def _batch_header(report, limits, start_wall):

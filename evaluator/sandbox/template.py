@@ -29,12 +29,11 @@ import os
 import resource
 import signal
 import sys
-import threading
 import traceback
 from typing import Any
 
 from evaluator.harness import child as harness
-from evaluator.sandbox import kernel
+from evaluator.sandbox import interpreter, kernel, reference, state
 from evaluator.sandbox.files import STDERR_KEEP, clear_dir, read_all, read_output
 
 PRELOAD = [
@@ -65,8 +64,13 @@ PRELOAD = [
 MAX_FDS = 64  # a child's descriptors: stdio, reports, controls, the stdin ring, the brief
 _HIGH_FD = 200  # received descriptors are moved above the child's fixed layout first
 _SIGKILL = int(signal.SIGKILL)
-_DEFAULT_SIGNALS = tuple(
-    int(s) for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM)
+# A plain run's signal dispositions, but SIGXFSZ: at its default, output over the limit kills
+# the child (reported as OLE) where a plain run would see EFBIG.
+_SIGNALS = (
+    (int(signal.SIGINT), _signal.default_int_handler),
+    (int(signal.SIGPIPE), _signal.SIG_IGN),
+    (int(signal.SIGTERM), _signal.SIG_DFL),
+    (int(signal.SIGXFSZ), _signal.SIG_DFL),
 )
 
 
@@ -87,13 +91,13 @@ class Template:
             self.profile.get("network_namespace") and os.geteuid() == 0 and kernel.unshare_network()
         )
         self.drop_caps = bool(self.profile.get("drop_capabilities")) and os.geteuid() == 0
-        sys.set_int_max_str_digits(0)  # big integers print, as on contest judges (documented)
-        sys.setrecursionlimit(10**6)  # the stack is large; the program may lower it
-        # Threads would otherwise reserve RLIMIT_STACK (1 GiB) each, counted by RLIMIT_DATA.
-        threading.stack_size(8 << 20)
         harness.install_audit_hook()
         self._child_environment()
+        interpreter.prepare(config["reference"], self.run_dir)
         gc.collect()
+        # Module globals as the children start with them (adaptive isolation compares against
+        # it; made here, once, so a child does not touch every module's objects to copy them).
+        self.snapshot = state.Snapshot()
         gc.freeze()  # keep the children's GC off the template's pages: fewer copy-on-write faults
 
     # -- start-up -------------------------------------------------------------------------
@@ -124,9 +128,8 @@ class Template:
         touches pages, and each touched page is a copy-on-write fault): the run dir as working
         and temp directory, single-threaded BLAS, no inherited variables."""
         os.chdir(self.run_dir)
-        os.environ.update(
-            HOME=self.run_dir, TMPDIR=self.run_dir, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1"
-        )
+        os.environ.clear()
+        os.environ.update(reference.child_environment(self.run_dir))
         if "tempfile" in sys.modules:  # its cached default dir would be /tmp
             sys.modules["tempfile"].tempdir = self.run_dir
 
@@ -168,8 +171,8 @@ class Template:
         try:
             os.setsid()  # own process group: the server kills the whole group
             kernel.set_parent_death_signal(_SIGKILL)
-            for sig in _DEFAULT_SIGNALS:
-                _signal.signal(sig, _signal.SIG_DFL)  # not signal.signal: its enum wrapping
+            for sig, handler in _SIGNALS:
+                _signal.signal(sig, handler)  # not signal.signal: its enum wrapping
                 # touches ~100 pages, each a copy-on-write fault
             if "random" in sys.modules:  # the fork skipped random's own reseed
                 sys.modules["random"].seed()
@@ -179,7 +182,14 @@ class Template:
             brief = marshal.loads(read_all(keep))  # written by the server: trusted
             for which, pair in _rlimits(brief["limits"], brief.get("count", 1)):
                 resource.setrlimit(which, pair)
+            environment = brief.get("environment") or {}
+            if "recursion_limit" in environment:
+                sys.setrecursionlimit(int(environment["recursion_limit"]))
+            if "int_max_str_digits" in environment:
+                sys.set_int_max_str_digits(int(environment["int_max_str_digits"]))
             harness.arm_reports(brief.pop("key"))
+            if brief["role"] == "batch":
+                state.open_statm()  # before confinement: /proc is not readable after it
             self._confine()
             os.closerange(keep, 1 << 16)  # the brief, the socket, the ruleset, the copies
             code = 0
@@ -211,6 +221,13 @@ class Template:
         code, program = brief["code"], brief["program"]
         if role == "serve":
             harness.serve_calls(code, program, func, pre)
+        elif role == "run" and brief["mode"] == "stdin":
+            # The verdict comes from what the program wrote on fd 1 and the exit status the
+            # server's wait4 sees; the report only names an uncaught exception.
+            status, extra, _ = harness.run_script_test(code, program, "final")
+            if status != interpreter.STATUS_SIGINT:
+                harness.send_report(harness.script_report(status, extra))
+            interpreter.end_process(status)
         elif role == "run":
             text = _read_input() if brief["mode"] == "call" else ""
             harness.send_report(harness.run_test(code, program, brief["mode"], func, text, pre))
@@ -220,7 +237,9 @@ class Template:
     def _run_tests(self, brief: dict[str, Any], program: Any) -> None:
         """A batch child's loop: the server sends each test's index on fd 4 once its input is
         in ring slot ``8 + index % ring``; the report carries the test's output and its CPU
-        time and peak memory as this process measures them."""
+        time and peak memory as this process measures them. Adaptive isolation: the child
+        stops after a test that changed the interpreter's global state (the report says
+        what), and the server runs the rest in a fresh child."""
         mode, func, pre, code = (
             brief["mode"],
             brief.get("func_name"),
@@ -228,6 +247,8 @@ class Template:
             brief["code"],
         )
         limit, ring, last = brief["limits"]["output_bytes"], brief["ring"], brief["count"] - 1
+        adaptive = brief.get("isolation") == "adaptive"
+        baseline = state.Baseline(self.snapshot, adaptive)
         while len(raw := os.read(4, 4)) == 4:
             index = int.from_bytes(raw, "big")
             if index:
@@ -235,16 +256,31 @@ class Template:
             os.dup2(8 + index % ring, 0)
             os.dup2(6, 1)  # 5-7 hold spare copies of the stdio memfds (a test may close 1, 2)
             os.dup2(7, 2)
+            baseline.reset()
             text = _read_input() if mode == "call" else ""
             before = resource.getrusage(resource.RUSAGE_SELF)
-            report = harness.run_test(code, program, mode, func, text, pre)
+            final = index == last
+            if mode == "stdin":
+                policy = "final" if final else ("adaptive" if adaptive else "continue")
+                status, extra, ended = harness.run_script_test(code, program, policy)
+                if status == interpreter.STATUS_SIGINT:  # dies by SIGINT: the server sees it
+                    interpreter.end_process(status)
+                report = harness.script_report(status, extra)
+                if ended and not final:  # its threads were joined as at interpreter exit
+                    report["changed"], final = "threads were started", True
+            else:
+                report = harness.run_test(code, program, mode, func, text, pre)
             after = resource.getrusage(resource.RUSAGE_SELF)
             report["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
             report["maxrss"] = after.ru_maxrss
+            if adaptive and not final:
+                changed = baseline.changed()
+                if changed is not None:
+                    report["changed"], final = changed, True
             out, err = read_output(6, limit), read_output(7, limit)
             report["truncated"] = [len(out) >= limit, len(err) > STDERR_KEEP]
             harness.send_report(report, out, err[-STDERR_KEEP:])
-            if index == last:
+            if final:
                 return
 
 

@@ -12,6 +12,7 @@ from evaluator.harness.assertion import build_job, can_split, program
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation, Limits, SandboxPool
+from evaluator.sandbox.environments import PLAIN
 
 PROMPT = '''from typing import List
 import math
@@ -352,7 +353,7 @@ def test_early_exit_keeps_the_server_in_step(tmp_path):
 def test_split_candidate_output_is_kept(pool, isolation):
     """The candidate is killed once the tests report: what it printed must not be lost."""
     code = "print('loaded')\n\ndef double_all(values):\n    print('called', values)\n    return [2 * v for v in values]\n"
-    job = build_job(_problem(), code, Limits(cpu_time=2.0), isolation)
+    job = build_job(_problem(), code, Limits(cpu_time=2.0), isolation, PLAIN)
     assert job.tests_code is not None  # split: the tests run in their own process
     run = pool.run(job).runs[0]
     assert run.status == "ok" and run.checked

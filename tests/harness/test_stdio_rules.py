@@ -84,15 +84,23 @@ def test_exit_status_counts(grader, name):
     assert grader.grade(problem, code).verdict is verdict
 
 
-def test_big_integers_print(grader):
+def test_big_integers_print_by_environment(grader):
+    """Python 3.11 refuses to print an int of more than 4,300 digits: so does a plain run
+    (the default environment); LiveCodeBench's raises the limit to 50,000, as does a program
+    that asks for it."""
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
         expected = str(7**10000) + "\n"  # 8,451 digits: over Python's default 4,300
     finally:
         sys.set_int_max_str_digits(limit)
-    problem = Problem("big", Harness.STDIN, [TestCase("", expected)])
-    assert grader.grade(problem, "print(7 ** 10000)").verdict is Verdict.AC
+    plain = Problem("big", Harness.STDIN, [TestCase("", expected)])
+    result = grader.grade(plain, "print(7 ** 10000)")
+    assert result.verdict is Verdict.RE and "4300 digits" in result.message
+    lcb = Problem("big", Harness.STDIN, [TestCase("", expected)], environment="livecodebench")
+    assert grader.grade(lcb, "print(7 ** 10000)").verdict is Verdict.AC
+    raised = "import sys\nsys.set_int_max_str_digits(0)\nprint(7 ** 10000)"
+    assert grader.grade(plain, raised).verdict is Verdict.AC
 
 
 def test_fresh_state_per_test(grader):

@@ -1,0 +1,325 @@
+"""What a test may leave behind in a sandbox child: the check behind adaptive isolation.
+
+A batch child runs a submission's tests one after another. Before each test it puts back what
+a fresh child would have and is cheap to restore exactly (the streams, ``__main__``, the
+recursion and int/str digit limits, the GC settings, the thread stack size, the random seed,
+the decimal context, ``sys.argv``, the run directory); after each test :meth:`Baseline.changed`
+compares the rest of the interpreter's global state with what it was before the first test.
+Anything else that changed (builtins, ``sys`` attributes, other modules' globals, imported
+modules replaced or removed, threads started, signal handlers or timers, ``atexit`` handlers,
+audit hooks, the working directory, the umask, the environment, open descriptors, the locale,
+the priority, memory kept by the process) makes the child stop: the server runs the rest of
+the tests in a fresh child. A module imported for the first time is not a change.
+
+Module globals are compared through CPython 3.11's dict version tags (bumped by every
+insertion, replacement or deletion), read with ctypes, and only a dict whose tag moved is
+compared entry by entry. Not seen: in-place changes to objects held in other modules (a class
+attribute set on ``collections.Counter``, an item appended to ``warnings.filters`` is seen
+only through ``warnings``' own bookkeeping); test isolation is there for programs that might.
+"""
+
+from __future__ import annotations
+
+import _signal
+import _thread
+import atexit
+import builtins
+import ctypes
+import gc
+import os
+import resource
+import select
+import sys
+from typing import Any
+
+# sys attributes every test sets afresh (the harness's streams, PyErr_Print's last_*).
+_PER_TEST_SYS = frozenset(
+    {"stdin", "stdout", "stderr", "__stdin__", "__stdout__", "__stderr__"}
+    | {"last_type", "last_value", "last_traceback"}
+)
+_DICT_VERSION_OFFSET = 3 * ctypes.sizeof(ctypes.c_void_p)  # PyDictObject.ma_version_tag
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+MEMORY_SLACK = 16 << 20  # data kept by earlier tests beyond this: the next test runs fresh
+
+
+def _version_tags_work() -> bool:
+    if sys.implementation.name != "cpython" or sys.version_info[:2] != (3, 11):
+        return False
+    probe: dict[str, int] = {}
+    before = _tag(probe)
+    probe["x"] = 1
+    return _tag(probe) != before
+
+
+def _tag(namespace: dict[str, Any]) -> int:
+    return _tag_at(id(namespace) + _DICT_VERSION_OFFSET)
+
+
+def _tag_at(address: int) -> int:
+    return ctypes.c_uint64.from_address(address).value
+
+
+_TAGS = _version_tags_work()
+
+
+class _Namespace:
+    """A dict (a module's globals, builtins, sys) as it was: its version tag and entries."""
+
+    __slots__ = ("name", "namespace", "address", "tag", "entries")
+
+    def __init__(self, name: str, namespace: dict[str, Any]) -> None:
+        self.name, self.namespace = name, namespace
+        # Read through its address: touching the dict object itself (a reference count)
+        # would cost each child a copy-on-write fault per module.
+        self.address = id(namespace) + _DICT_VERSION_OFFSET
+        self.tag = _tag_at(self.address) if _TAGS else 0
+        self.entries = dict(namespace)  # holds the values: their ids cannot be reused
+
+    def changed(self, ignore: frozenset[str] = frozenset()) -> str | None:
+        if _TAGS and _tag_at(self.address) == self.tag:
+            return None
+        now, before = self.namespace, self.entries
+        for key, value in before.items():
+            if key not in ignore and (key not in now or now[key] is not value):
+                return f"{self.name}.{key}"
+        for key in now.keys() - before.keys() - ignore:
+            if not isinstance(now[key], type(sys)):  # a submodule imported: allowed
+                return f"{self.name}.{key} (new)"
+        return None
+
+    def rebase(self) -> None:
+        """Take what the dict holds now as its baseline, if it changed since the snapshot."""
+        if not _TAGS or _tag_at(self.address) != self.tag:
+            self.tag = _tag_at(self.address) if _TAGS else 0
+            self.entries = dict(self.namespace)
+
+
+class Snapshot:
+    """Module globals and ``sys.modules`` as the fork template leaves them to its children
+    (made in the template: a child compares against it without touching every module)."""
+
+    def __init__(self) -> None:
+        self.namespaces = [_Namespace("builtins", builtins.__dict__)]
+        self.namespaces += [
+            _Namespace(name, module.__dict__)
+            for name, module in list(sys.modules.items())
+            if isinstance(module, type(sys)) and name not in ("__main__", "builtins", "sys")
+        ]
+        self.namespaces.append(_Namespace("os.environ", os.environ._data))  # type: ignore[attr-defined]
+        self.sys = _Namespace("sys", sys.__dict__)
+        self.modules = [(n, m) for n, m in sys.modules.items() if n != "__main__"]
+
+
+class Baseline:
+    """A batch child's global state before its first test, and the per-test reset. With
+    ``adaptive`` False (submission isolation) only the reset is used."""
+
+    def __init__(self, snapshot: Snapshot, adaptive: bool) -> None:
+        self.recursion_limit = sys.getrecursionlimit()  # the environment's, set by the child
+        self.int_max_str_digits = sys.get_int_max_str_digits()
+        self.gc = (gc.isenabled(), gc.get_threshold(), gc.get_debug())
+        self.argv, self.orig_argv = list(sys.argv), list(sys.orig_argv)
+        if not adaptive:
+            return
+        remember_thread_counter()
+        self.snapshot = snapshot
+        for namespace in snapshot.namespaces + [snapshot.sys]:
+            namespace.rebase()  # what the child's own start-up changed is its baseline
+        self.lists = self._lists()
+        self.values = self._values()
+        self.module_count = len(sys.modules)
+        self.frozen = gc.get_freeze_count()
+        self.fds = select.poll()
+        for fd in range(resource.getrlimit(resource.RLIMIT_NOFILE)[0]):
+            self.fds.register(fd, 0)
+        self.open_fds = self._open_fds()
+        self.memory = self._data_pages()
+
+    # -- before a test ---------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Put back what a fresh child has and can be restored exactly."""
+        sys.setrecursionlimit(self.recursion_limit)
+        sys.set_int_max_str_digits(self.int_max_str_digits)
+        enabled, threshold, debug = self.gc
+        (gc.enable if enabled else gc.disable)()
+        gc.set_threshold(*threshold)
+        gc.set_debug(debug)
+        _thread.stack_size(0)
+        sys.argv[:] = self.argv
+        sys.orig_argv[:] = self.orig_argv
+        for name in ("last_type", "last_value", "last_traceback"):
+            sys.__dict__.pop(name, None)
+        random = sys.modules.get("random")
+        if random is not None:
+            random.seed()
+        decimal = sys.modules.get("decimal")
+        if decimal is not None:
+            decimal.setcontext(decimal.DefaultContext.copy())
+
+    # -- after a test ----------------------------------------------------------------------
+
+    def changed(self) -> str | None:
+        """What differs from the baseline (a short name), or None: the next test may run in
+        this child."""
+        if AUDIT_HOOKS_ADDED[0]:
+            return "an audit hook was added"
+        if threads_started():
+            return "threads were started"
+        snapshot = self.snapshot
+        for namespace in snapshot.namespaces:
+            if (what := namespace.changed()) is not None:
+                return what
+        if (what := snapshot.sys.changed(_PER_TEST_SYS)) is not None:
+            return what
+        modules = sys.modules
+        for name, module in snapshot.modules:
+            if modules.get(name) is not module:
+                return f"sys.modules[{name!r}]"
+        imported = len(modules) > self.module_count  # a first import may register things
+        if (what := _changed_lists(self.lists, self._lists(), imported)) is not None:
+            return what
+        if gc.get_freeze_count() > self.frozen:  # gc.freeze(): frozen objects only leave
+            return "gc.freeze()"
+        if (what := _first_difference(self.values, self._values())) is not None:
+            return what
+        if self._open_fds() != self.open_fds:
+            return "open file descriptors"
+        if self._data_pages() - self.memory > MEMORY_SLACK // _PAGE:
+            return "memory kept by the process"
+        return None
+
+    def _lists(self) -> dict[str, list[int]]:
+        """Mutable containers whose content matters (compared by the identity of items)."""
+        found = {
+            "sys.path": sys.path,
+            "sys.meta_path": sys.meta_path,
+            "sys.path_hooks": sys.path_hooks,
+            "gc.callbacks": gc.callbacks,
+            "gc.garbage": gc.garbage,
+        }
+        warnings = sys.modules.get("warnings")
+        if warnings is not None:
+            found["warnings.filters"] = warnings.filters
+        threading = sys.modules.get("threading")
+        if threading is not None:
+            found["threading atexit"] = threading._threading_atexits
+        return {name: [id(item) for item in items] for name, items in found.items()}
+
+    def _values(self) -> dict[str, Any]:
+        """Settings read through getters (compared by value)."""
+        signals = sorted(int(s) for s in _signal.valid_signals())
+        umask = os.umask(0o022)
+        os.umask(umask)
+        values: dict[str, Any] = {
+            "signal handlers": [id(_signal.getsignal(s)) for s in signals],
+            "timers": [_signal.getitimer(which) for which in (0, 1, 2)],
+            "blocked signals": sorted(_signal.pthread_sigmask(_signal.SIG_BLOCK, ())),
+            "atexit handlers": atexit_count(),
+            "switch interval": sys.getswitchinterval(),
+            "trace": id(sys.gettrace()),
+            "profile": id(sys.getprofile()),
+            "dlopen flags": sys.getdlopenflags(),
+            "cwd": _cwd(),
+            "umask": umask,
+            "priority": os.getpriority(os.PRIO_PROCESS, 0),
+            "argv list": (id(sys.argv), id(sys.orig_argv)),
+        }
+        locale = sys.modules.get("_locale")
+        if locale is not None:
+            values["locale"] = locale.setlocale(locale.LC_ALL)
+        for name, probe in (("faulthandler", "is_enabled"), ("tracemalloc", "is_tracing")):
+            module = sys.modules.get(name)
+            if module is not None:
+                values[name] = getattr(module, probe)()
+        return values
+
+    def _open_fds(self) -> list[tuple[int, int]]:
+        """Descriptors that are open (poll flags every closed one with POLLNVAL)."""
+        return [(fd, bool(events & select.POLLNVAL)) for fd, events in self.fds.poll(0)]
+
+    @staticmethod
+    def _data_pages() -> int:
+        """Pages of data the process holds (``/proc/self/statm``'s data field), read through
+        a descriptor opened before confinement; 0 where there is none."""
+        if STATM_FD is None:
+            return 0
+        try:
+            return int(os.pread(STATM_FD, 128, 0).split()[5])
+        except (OSError, ValueError, IndexError):
+            return 0
+
+
+STATM_FD: int | None = None  # set by the child before it confines itself
+AUDIT_HOOKS_ADDED = [False]  # set by the harness's audit hook: a program's hook sees later tests
+
+
+def open_statm() -> None:
+    global STATM_FD
+    try:
+        STATM_FD = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        STATM_FD = None
+
+
+def threads_started() -> bool:
+    """Whether the program started any thread (running or ended): Python's threads, or any
+    thread of the process that has used CPU (ctypes' ``pthread_create`` too)."""
+    if _thread._count():
+        return True
+    threading = sys.modules.get("threading")
+    if threading is not None and repr(threading._counter.__self__) != _COUNTER_AT_START:
+        return True
+    whole = resource.getrusage(resource.RUSAGE_SELF)
+    main = resource.getrusage(resource.RUSAGE_THREAD)
+    # The kernel's two sums can differ by rounding; a thread that ran costs far more.
+    return (whole.ru_utime + whole.ru_stime) - (main.ru_utime + main.ru_stime) > 1e-3
+
+
+_COUNTER_AT_START = "count(1)"
+
+
+def remember_thread_counter() -> None:
+    """Called in the child before its first test: threading's name counter as it starts."""
+    global _COUNTER_AT_START
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        _COUNTER_AT_START = repr(threading._counter.__self__)
+
+
+def atexit_count() -> int:
+    return atexit._ncallbacks()
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError as exc:
+        return f"<{exc.errno}>"
+
+
+def _changed_lists(
+    before: dict[str, list[int]], now: dict[str, list[int]], imported: bool
+) -> str | None:
+    """The first list that differs; after a first import, lists that only gained items
+    (``import numpy`` adds warning filters, some packages add import hooks) are unchanged."""
+    for key in before.keys() | now.keys():
+        old, new = before.get(key), now.get(key)
+        if old == new:
+            continue
+        if imported and old is not None and new is not None and _kept_in_order(old, new):
+            continue
+        return key
+    return None
+
+
+def _kept_in_order(old: list[int], new: list[int]) -> bool:
+    items = iter(new)
+    return all(any(item == other for other in items) for item in old)
+
+
+def _first_difference(before: dict[str, Any], now: dict[str, Any]) -> str | None:
+    for key in before.keys() | now.keys():
+        if before.get(key) != now.get(key):
+            return key
+    return None
