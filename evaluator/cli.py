@@ -54,6 +54,7 @@ from evaluator.results import (
 )
 from evaluator.runner import GradeOptions, Grader, GradeResult
 from evaluator.sandbox import Isolation, ProfileError, available_profiles
+from evaluator.sandbox.environments import ENVIRONMENTS
 from evaluator.sandbox.pool import WorkerDied
 
 _VERDICT_ORDER = [v for v in Verdict]
@@ -116,9 +117,18 @@ def _grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--isolation",
             type=click.Choice([i.value for i in Isolation]),
-            default=Isolation.TEST.value,
+            default=Isolation.ADAPTIVE.value,
             show_default=True,
-            help="'test': a fresh process per test; 'submission': one per program.",
+            help="'adaptive': one process per program until a test changes the interpreter's "
+            "state, with the verdicts of 'test' (a fresh process per test); 'submission': one "
+            "process per program, whatever its tests change.",
+        ),
+        click.option(
+            "--environment",
+            type=click.Choice(sorted(ENVIRONMENTS)),
+            default=None,
+            help="Interpreter environment for every problem (recursion and int/str digit "
+            "limits; docs/plain-run.md). Default: each problem's platform's, else 'plain'.",
         ),
         click.option(
             "--profile",
@@ -549,6 +559,7 @@ def _run(
         judge=options["judge"],
         isolation=Isolation(options["isolation"]),
         early_exit=options["early_exit"],
+        environment=options["environment"],
     )
     if resume and not output:
         raise click.UsageError("--resume needs --output (the journal is OUTPUT.partial.jsonl)")
@@ -591,6 +602,7 @@ def _run(
         "memory_limit": grade_options.memory_limit,
         "judge": grade_options.judge,
         "isolation": grade_options.isolation.value,
+        "environment": grade_options.environment,
         "profile": profile,
         "early_exit": grade_options.early_exit,
     }

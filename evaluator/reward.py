@@ -41,9 +41,9 @@ Verdicts of the last call are in :attr:`CodeReward.last_verdicts` (``AC``, ``WA`
 (:class:`~evaluator.runner.grading.GradeResult` or ``None``); :meth:`CodeReward.judged_wrong`
 says whether a completion was judged and found wrong (what the trainer add-on masks on).
 
-Defaults for RL: isolation ``submission`` (one sandboxed child runs a program's tests one
-after another: several times less overhead per test than ``test``), early exit in binary
-mode, each problem's own time/memory limits or 6 s / 1024 MB. Pass ``options`` to change them.
+Defaults for RL: isolation ``adaptive`` (one sandboxed child runs a program's tests one
+after another until a test changes the interpreter's state: several times less overhead per
+test than ``test``, with its verdicts), early exit in binary mode, each problem's own time/memory limits or 6 s / 1024 MB. Pass ``options`` to change them.
 
 The pool of fork servers is created on the first call and kept warm between calls;
 :meth:`CodeReward.close` (or ``with CodeReward() as reward:``) stops it. Pass ``pool=`` to
@@ -365,7 +365,7 @@ class CodeReward:
         self.mode = mode
         self.no_code_penalty = float(no_code_penalty)
         options = options or GradeOptions(
-            isolation=Isolation.SUBMISSION,
+            isolation=Isolation.ADAPTIVE,
             early_exit=mode == "binary",
             wall_factor=1.0,  # a training step waits for its slowest completion: 1x + 0.5 s
             wall_slack=0.5,

@@ -188,10 +188,9 @@ class Template:
             if "int_max_str_digits" in environment:
                 sys.set_int_max_str_digits(int(environment["int_max_str_digits"]))
             harness.arm_reports(brief.pop("key"))
-            if brief["role"] == "batch":
-                state.open_statm()  # before confinement: /proc is not readable after it
+            kept = state.open_proc_files() if brief["role"] == "batch" else []
             self._confine()
-            os.closerange(keep, 1 << 16)  # the brief, the socket, the ruleset, the copies
+            _close_from(keep, kept)  # the brief, the socket, the ruleset, the copies
             code = 0
             self._run(brief)
         except BaseException as exc:  # noqa: BLE001 - sandbox set-up failed: say why on stderr
@@ -321,6 +320,15 @@ def _preload(names: list[str]) -> None:
             __import__(name)
         except ImportError:
             pass
+
+
+def _close_from(first: int, kept: list[int]) -> None:
+    """Close every descriptor from ``first`` on but those in ``kept``."""
+    for fd in sorted(kept):
+        if fd >= first:
+            os.closerange(first, fd)
+            first = fd + 1
+    os.closerange(first, 1 << 16)
 
 
 def _received_fds(ancillary: list[tuple[int, int, bytes]]) -> list[int]:

@@ -86,7 +86,7 @@ def test_binary_vs_fraction_and_early_exit(reward, fraction):
     early = reward(None, [fenced("print(0)")], tests=[SUM_TESTS])
     assert early == [0.0]
     assert [t.verdict for t in reward.last_results[0].tests] == ["WA", "SKIPPED", "SKIPPED"]
-    assert reward.options.isolation is Isolation.SUBMISSION and reward.options.early_exit
+    assert reward.options.isolation is Isolation.ADAPTIVE and reward.options.early_exit
     assert not fraction.options.early_exit
 
 
