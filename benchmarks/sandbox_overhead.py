@@ -120,6 +120,8 @@ TARGET_SPEEDUP = 5.0  # tests/second against the Process-per-submission baseline
 
 STRATEGIES = {
     "sandbox-test": "this sandbox, isolation test: a child per test",
+    "sandbox-adaptive": "this sandbox, isolation adaptive (the default): a child per submission "
+    "while its tests leave the interpreter as they found it",
     "sandbox-submission": "this sandbox, isolation submission: a child per submission",
     "python-c": "baseline A: a fresh `python -c` per test",
     "process": "baseline B: Process + Manager().list() per submission (LiveCodeBench)",
@@ -690,6 +692,12 @@ def main(argv: list[str] | None = None) -> int:
             make_workload(args.submissions, args.tests),
             args.workers,
             "sandbox-test",
+        ),
+        "sandbox-adaptive": lambda: bench_sandbox(
+            Isolation.ADAPTIVE,
+            make_workload(args.submissions, args.tests),
+            args.workers,
+            "sandbox-adaptive",
         ),
         "sandbox-submission": lambda: bench_sandbox(
             Isolation.SUBMISSION,

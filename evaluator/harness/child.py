@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import marshal
 import math
 import os
 import sys
@@ -182,13 +183,32 @@ def _resolve(namespace: dict[str, Any], name: str) -> Any:
 def encode_strict(value: Any) -> str:
     """Serialise a return value that is plain data (None, bool, int, float, str, list,
     tuple, dict) to JSON; anything else raises ``TypeError``. Subclasses are read through
-    their base type (an overridden ``__eq__``/``__repr__``/``__iter__`` is never called), and
-    NumPy scalars and arrays are converted with ``item()``/``tolist()``. NaN and infinities
-    are written as ``NaN``/``Infinity`` (Python's json reads them)."""
-    out: list[str] = []
+    their base type (an overridden ``__eq__``/``__repr__``/``__iter__`` is never called) and
+    NumPy scalars and arrays through ``tolist()``, by :func:`plain.to_plain`. NaN and
+    infinities are written as ``NaN``/``Infinity`` (Python's json reads them).
+
+    Fast path: ``marshal`` accepts only exact built-in types, so when it takes the value the
+    json module's C encoder (which would iterate a list subclass through its ``__iter__``)
+    reads nothing but exact types."""
     with _any_digits():
-        _encode(value, out, set())
-    return "".join(out)
+        try:
+            marshal.dumps(value)
+        except ValueError:  # a subclass, NumPy, or something that is not data at all
+            value = plain.to_plain(value)
+        try:
+            return _ENCODER.encode(value)
+        except ValueError as exc:
+            if "Circular reference" in str(exc):
+                raise TypeError("return value contains a reference cycle") from None
+            raise
+
+
+def _not_plain(value: Any) -> Any:
+    kind = type(value)
+    raise TypeError(f"return value contains a {kind.__qualname__}, which is not plain data")
+
+
+_ENCODER = json.JSONEncoder(allow_nan=True, separators=(",", ":"), default=_not_plain)
 
 
 class _any_digits:
@@ -201,59 +221,6 @@ class _any_digits:
 
     def __exit__(self, *exc_info: object) -> None:
         sys.set_int_max_str_digits(self.limit)
-
-
-def _encode(value: Any, out: list[str], active: set[int]) -> None:
-    kind = type(value)
-    if value is None:
-        out.append("null")
-    elif kind is bool:
-        out.append("true" if value else "false")
-    elif issubclass(kind, int):
-        out.append(int.__repr__(value))
-    elif issubclass(kind, float):
-        number = float(float.__float__(value))
-        if math.isnan(number):
-            out.append("NaN")
-        elif math.isinf(number):
-            out.append("Infinity" if number > 0 else "-Infinity")
-        else:
-            out.append(float.__repr__(number))
-    elif issubclass(kind, str):
-        out.append(json.dumps(str.__str__(value)))
-    elif issubclass(kind, (list, tuple, dict)):
-        if id(value) in active:
-            raise TypeError("return value contains a reference cycle")
-        active.add(id(value))
-        if issubclass(kind, dict):
-            _encode_dict(value, out, active)
-        else:
-            items = list.__iter__(value) if issubclass(kind, list) else tuple.__iter__(value)
-            out.append("[")
-            for index, item in enumerate(items):
-                if index:
-                    out.append(",")
-                _encode(item, out, active)
-            out.append("]")
-        active.discard(id(value))
-    elif kind.__module__ == "numpy" and hasattr(kind, "tolist"):
-        _encode(value.tolist(), out, active)  # scalar or array, numpy's own converter
-    else:
-        raise TypeError(f"return value contains a {kind.__qualname__}, which is not plain data")
-
-
-def _encode_dict(value: dict[Any, Any], out: list[str], active: set[int]) -> None:
-    out.append("{")
-    for index, (key, item) in enumerate(dict.items(value)):
-        if type(key) is str:
-            text = key
-        elif key is None or type(key) in (bool, int, float):
-            text = json.dumps(key)  # JSON object keys are strings, as json.dumps writes them
-        else:
-            raise TypeError(f"dict key of type {type(key).__qualname__} is not plain data")
-        out.append(("," if index else "") + json.dumps(text) + ":")
-        _encode(item, out, active)
-    out.append("}")
 
 
 def run_script_test(

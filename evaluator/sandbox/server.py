@@ -374,6 +374,7 @@ class Server:
                 self._kill(child, partner)
                 return last, "wall"
             events = dict(poller.poll(min(left, tick) * 1000))
+            eof = False
             if child.status_r in events:
                 size = os.readv(child.status_r, [self.inbox])
                 if size:
@@ -382,11 +383,12 @@ class Server:
                         child.marks = (child.cpu(), time.monotonic())
                     continue
                 poller.unregister(child.status_r)  # EOF: only the exit is left to see
+                eof = True
             if child.pidfd in events or exited:
                 exited = True
                 poller.unregister(child.pidfd) if child.pidfd in events else None
-                if child.status_r not in events:
-                    return last, None
+                if eof or child.status_r not in events:  # nothing more can arrive
+                    return (self._take_report(child, frames) or last), None
                 continue
             if not events and _cpu(child, partner) - start_cpu > cpu_limit:
                 self._kill(child, partner)

@@ -26,6 +26,7 @@ import atexit
 import builtins
 import ctypes
 import gc
+import operator
 import os
 import resource
 import select
@@ -52,11 +53,7 @@ def _version_tags_work() -> bool:
 
 
 def _tag(namespace: dict[str, Any]) -> int:
-    return _tag_at(id(namespace) + _DICT_VERSION_OFFSET)
-
-
-def _tag_at(address: int) -> int:
-    return ctypes.c_uint64.from_address(address).value
+    return ctypes.c_uint64.from_address(id(namespace) + _DICT_VERSION_OFFSET).value
 
 
 _TAGS = _version_tags_work()
@@ -65,18 +62,20 @@ _TAGS = _version_tags_work()
 class _Namespace:
     """A dict (a module's globals, builtins, sys) as it was: its version tag and entries."""
 
-    __slots__ = ("name", "namespace", "address", "tag", "entries")
+    __slots__ = ("name", "namespace", "cell", "tag", "entries")
 
     def __init__(self, name: str, namespace: dict[str, Any]) -> None:
         self.name, self.namespace = name, namespace
-        # Read through its address: touching the dict object itself (a reference count)
-        # would cost each child a copy-on-write fault per module.
-        self.address = id(namespace) + _DICT_VERSION_OFFSET
-        self.tag = _tag_at(self.address) if _TAGS else 0
+        # The tag is read through a ctypes cell made here, in the template: making one in a
+        # child raises an audit event (the harness's hook would run for each module), and
+        # touching the dict itself (a reference count) would cost a copy-on-write fault.
+        address = id(namespace) + _DICT_VERSION_OFFSET
+        self.cell = ctypes.c_uint64.from_address(address) if _TAGS else None
+        self.tag = self.cell.value if self.cell is not None else 0
         self.entries = dict(namespace)  # holds the values: their ids cannot be reused
 
     def changed(self, ignore: frozenset[str] = frozenset()) -> str | None:
-        if _TAGS and _tag_at(self.address) == self.tag:
+        if self.cell is not None and self.cell.value == self.tag:
             return None
         now, before = self.namespace, self.entries
         for key, value in before.items():
@@ -89,8 +88,8 @@ class _Namespace:
 
     def rebase(self) -> None:
         """Take what the dict holds now as its baseline, if it changed since the snapshot."""
-        if not _TAGS or _tag_at(self.address) != self.tag:
-            self.tag = _tag_at(self.address) if _TAGS else 0
+        if self.cell is None or self.cell.value != self.tag:
+            self.tag = self.cell.value if self.cell is not None else 0
             self.entries = dict(self.namespace)
 
 
@@ -106,8 +105,37 @@ class Snapshot:
             if isinstance(module, type(sys)) and name not in ("__main__", "builtins", "sys")
         ]
         self.namespaces.append(_Namespace("os.environ", os.environ._data))  # type: ignore[attr-defined]
+        self.cells = [ns.cell for ns in self.namespaces if ns.cell is not None]
         self.sys = _Namespace("sys", sys.__dict__)
-        self.modules = [(n, m) for n, m in sys.modules.items() if n != "__main__"]
+        self.sys_keys = [key for key in sys.__dict__ if key not in _PER_TEST_SYS]
+        self.sys_values = [sys.__dict__[key] for key in self.sys_keys]
+        self.module_names = [name for name in sys.modules if name != "__main__"]
+        self.module_objects = [sys.modules[name] for name in self.module_names]
+
+    def tags(self) -> list[int]:
+        return list(map(_CELL_VALUE, self.cells))
+
+    def sys_changed(self) -> str | None:
+        """A ``sys`` attribute replaced, removed or added (the streams and ``last_*``, which
+        every test sets, aside): compared in C, ``sys`` changes every test."""
+        now = sys.__dict__
+        values = list(map(now.get, self.sys_keys))
+        extra = len(now) - len(self.sys_keys) - sum(key in now for key in _PER_TEST_SYS)
+        if extra == 0 and _identical(values, self.sys_values):
+            return None
+        return self.sys.changed(_PER_TEST_SYS) or "sys (an attribute added)"
+
+    def modules_changed(self) -> str | None:
+        if _identical(list(map(sys.modules.get, self.module_names)), self.module_objects):
+            return None
+        for name, module in zip(self.module_names, self.module_objects, strict=True):
+            if sys.modules.get(name) is not module:
+                return f"sys.modules[{name!r}]"
+        return None
+
+
+_CELL_VALUE = operator.attrgetter("value")
+_SIGNALS = sorted(int(s) for s in _signal.valid_signals())
 
 
 class Baseline:
@@ -125,10 +153,10 @@ class Baseline:
         self.snapshot = snapshot
         for namespace in snapshot.namespaces + [snapshot.sys]:
             namespace.rebase()  # what the child's own start-up changed is its baseline
+        self.tags = snapshot.tags()
         self.lists = self._lists()
         self.values = self._values()
         self.module_count = len(sys.modules)
-        self.frozen = gc.get_freeze_count()
         self.fds = select.poll()
         for fd in range(resource.getrlimit(resource.RLIMIT_NOFILE)[0]):
             self.fds.register(fd, 0)
@@ -167,20 +195,17 @@ class Baseline:
         if threads_started():
             return "threads were started"
         snapshot = self.snapshot
-        for namespace in snapshot.namespaces:
-            if (what := namespace.changed()) is not None:
-                return what
-        if (what := snapshot.sys.changed(_PER_TEST_SYS)) is not None:
+        if snapshot.tags() != self.tags:
+            for namespace in snapshot.namespaces:
+                if (what := namespace.changed()) is not None:
+                    return what
+        if (what := snapshot.sys_changed()) is not None:
             return what
-        modules = sys.modules
-        for name, module in snapshot.modules:
-            if modules.get(name) is not module:
-                return f"sys.modules[{name!r}]"
-        imported = len(modules) > self.module_count  # a first import may register things
+        if (what := snapshot.modules_changed()) is not None:
+            return what
+        imported = len(sys.modules) > self.module_count  # a first import may register things
         if (what := _changed_lists(self.lists, self._lists(), imported)) is not None:
             return what
-        if gc.get_freeze_count() > self.frozen:  # gc.freeze(): frozen objects only leave
-            return "gc.freeze()"
         if (what := _first_difference(self.values, self._values())) is not None:
             return what
         if self._open_fds() != self.open_fds:
@@ -207,26 +232,24 @@ class Baseline:
         threading = sys.modules.get("threading")
         if threading is not None:
             found["threading atexit"] = threading._threading_atexits
-        return {name: [id(item) for item in items] for name, items in found.items()}
+        return {name: list(items) for name, items in found.items()}  # items by identity
 
     def _values(self) -> dict[str, Any]:
         """Settings read through getters (compared by value)."""
-        signals = sorted(int(s) for s in _signal.valid_signals())
         umask = os.umask(0o022)
         os.umask(umask)
         values: dict[str, Any] = {
-            "signal handlers": [id(_signal.getsignal(s)) for s in signals],
+            "signal handlers": _Same(list(map(_signal.getsignal, _SIGNALS))),
             "timers": [_signal.getitimer(which) for which in (0, 1, 2)],
             "blocked signals": sorted(_signal.pthread_sigmask(_signal.SIG_BLOCK, ())),
             "atexit handlers": atexit_count(),
             "switch interval": sys.getswitchinterval(),
-            "trace": id(sys.gettrace()),
-            "profile": id(sys.getprofile()),
+            "trace": _Same([sys.gettrace(), sys.getprofile()]),
             "dlopen flags": sys.getdlopenflags(),
             "cwd": _cwd(),
             "umask": umask,
             "priority": os.getpriority(os.PRIO_PROCESS, 0),
-            "argv list": (id(sys.argv), id(sys.orig_argv)),
+            "argv list": _Same([sys.argv, sys.orig_argv]),
         }
         locale = sys.modules.get("_locale")
         if locale is not None:
@@ -321,14 +344,34 @@ def _cwd() -> str:
         return f"<{exc.errno}>"
 
 
+class _Same:
+    """Objects compared by identity (``id()`` would raise an audit event per call, and the
+    program's objects may define ``__eq__``)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and _identical(self.items, other.items)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _identical(old: list[Any], new: list[Any]) -> bool:
+    return len(old) == len(new) and all(map(operator.is_, old, new))
+
+
 def _changed_lists(
-    before: dict[str, list[int]], now: dict[str, list[int]], imported: bool
+    before: dict[str, list[Any]], now: dict[str, list[Any]], imported: bool
 ) -> str | None:
-    """The first list that differs; after a first import, lists that only gained items
-    (``import numpy`` adds warning filters, some packages add import hooks) are unchanged."""
+    """The first list that differs (items by identity); after a first import, lists that
+    only gained items (``import numpy`` adds warning filters, some packages add import hooks)
+    are unchanged."""
     for key in before.keys() | now.keys():
         old, new = before.get(key), now.get(key)
-        if old == new:
+        if old is not None and new is not None and _identical(old, new):
             continue
         if imported and old is not None and new is not None and _kept_in_order(old, new):
             continue
@@ -336,9 +379,9 @@ def _changed_lists(
     return None
 
 
-def _kept_in_order(old: list[int], new: list[int]) -> bool:
+def _kept_in_order(old: list[Any], new: list[Any]) -> bool:
     items = iter(new)
-    return all(any(item == other for other in items) for item in old)
+    return all(any(item is other for other in items) for item in old)
 
 
 def _first_difference(before: dict[str, Any], now: dict[str, Any]) -> str | None:

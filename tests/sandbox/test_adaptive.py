@@ -52,7 +52,6 @@ CHANGES = {
     "warning filter": ("import warnings\nwarnings.simplefilter('error')\n", "warnings.filters"),
     "trace function": ("import sys\nsys.settrace(lambda *a: None)\n", "trace"),
     "switch interval": ("import sys\nsys.setswitchinterval(0.5)\n", "switch interval"),
-    "gc.freeze": ("import gc\ngc.freeze()\n", "gc.freeze"),
     "memory kept": ("import re\nre._cache['kept'] = bytearray(64 << 20)\n", "memory"),
 }
 
