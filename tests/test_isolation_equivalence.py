@@ -1,0 +1,139 @@
+"""Adaptive isolation gives the verdicts of a child per test (issue 15): every program with a
+known verdict in the vendored accuracy data (LiveCodeBench's O1 LeetCode and AtCoder
+programs, EvalPlus MBPP, HumanEval canonical solutions and broken variants, DebugBench
+oracle/buggy pairs) is graded under ``test`` and ``adaptive``, all tests, no early exit, and
+each test's verdict must be the same. (The conformance suite and the adversarial battery are
+parametrised over every isolation level in their own files.)"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from evaluator.datasets.convert import (
+    Skipped,
+    debugbench_pairs,
+    leetcode_to_lcb,
+    read_debugbench,
+    read_leetcode,
+)
+from evaluator.formats import read_problems
+from evaluator.formats.humaneval import problem_from_humaneval
+from evaluator.formats.livecodebench import problem_from_lcb
+from evaluator.harness.assertion import program as assertion_program
+from evaluator.runner import GradeOptions, Grader
+from evaluator.sandbox import Isolation
+from tests.test_accuracy_smoke import MBPP, MBPP_MODEL, _load
+
+DATA = Path(os.environ["MICROCODER_TEST_DATA"])
+
+
+def _lcb_items():
+    lcb = _load("lcb_o1")
+    lcd = lcb.load_leetcodedataset()
+    items = []
+    for model in lcb.MODELS:
+        for record in lcb.load_records(model):
+            platform = record.get("platform")
+            try:
+                if platform == "leetcode":
+                    problem = lcb.leetcode_problem(record, lcd)
+                elif platform == "atcoder":
+                    problem = lcb.atcoder_problem(record, "lines")
+                else:
+                    continue
+            except Exception:  # noqa: BLE001 - records the benchmark itself cannot convert
+                continue
+            if problem.tests:
+                items.append((problem, record["code_list"][0]))
+    return items
+
+
+def _mbpp_items(pool):
+    mbpp = _load("evalplus_mbpp")
+    tasks = mbpp.load_tasks()
+    path = next(
+        p
+        for p in sorted((DATA / "evalplus").glob("inferenced_output_mbpp_*"))
+        if mbpp.model_name(str(p)) == MBPP_MODEL
+    )
+    evaluated = json.loads(path.read_text())["eval"]
+    expected = mbpp.expected_outputs(pool, tasks, MBPP, 5.0)
+    items = []
+    for task_id in MBPP:
+        problem = mbpp.build_problem(tasks[task_id], expected[task_id])
+        for entry in evaluated[task_id]:
+            code = mbpp.with_oracle(entry["solution"], tasks[task_id]["entry_point"])[0]
+            items.append((problem, code))
+    return items
+
+
+def _humaneval_items():
+    items = []
+    with gzip.open(DATA / "human_eval" / "HumanEval.jsonl.gz", "rt", encoding="utf-8") as file:
+        for line in file:
+            raw = json.loads(line)
+            problem = problem_from_humaneval(raw)
+            right = raw["canonical_solution"]
+            wrong = right.replace("return", "return None and", 1)
+            for body in (right, wrong, "    raise SystemExit(0)\n"):
+                items.append((problem, assertion_program(problem, body, True)))
+    return items
+
+
+def _debugbench_items():
+    by_slug = {}
+    for raw in read_leetcode(DATA / "leetcodedataset" / "v0.2.0-train.jsonl.gz"):
+        try:
+            record = leetcode_to_lcb(raw)
+        except Skipped:
+            continue
+        by_slug[record["question_id"]] = record
+    items = []
+    for pair in debugbench_pairs(read_debugbench(DATA / "debugbench"), set(by_slug)):
+        problem = problem_from_lcb(by_slug[pair.slug])
+        items += [(problem, pair.oracle), (problem, pair.buggy)]
+    return items
+
+
+def _demo_items():
+    """The bundled demo set: programs of every verdict (evaluator/data)."""
+    data = Path(__file__).resolve().parents[1] / "evaluator" / "data"
+    problems = {p.id: p for p in read_problems(data / "demo_problems.jsonl")}
+    items = []
+    for line in (data / "demo_samples.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        items += [(problems[record["question_id"]], code) for code in record["code_list"]]
+    return items
+
+
+@pytest.fixture(scope="module")
+def items(pool):
+    found = _lcb_items() + _mbpp_items(pool) + _humaneval_items() + _debugbench_items()
+    found += _demo_items()
+    assert len(found) >= 60
+    return found
+
+
+def _verdicts(pool, items, isolation):
+    grader = Grader(GradeOptions(time_limit=6.0, isolation=isolation), pool=pool)
+    return [
+        (str(result.verdict), [str(test.verdict) for test in result.tests])
+        for result in grader.grade_many(items)
+    ]
+
+
+def test_adaptive_verdicts_are_test_isolation_verdicts(pool, items):
+    strict = _verdicts(pool, items, Isolation.TEST)
+    adaptive = _verdicts(pool, items, Isolation.ADAPTIVE)
+    differ = [
+        (problem.id, s, a)
+        for (problem, _), s, a in zip(items, strict, adaptive, strict=True)
+        if s != a
+    ]
+    assert not differ
+    assert {verdict for verdict, _ in strict} >= {"AC", "WA"}  # both directions are covered
