@@ -370,10 +370,16 @@ def prepare(reference: dict[str, Any], run_dir: str) -> None:
     sys.setrecursionlimit(int(reference["recursion_limit"]))
     sys.set_int_max_str_digits(int(reference["int_max_str_digits"]))
     _default_thread_stack(THREAD_STACK)
+    hide_own_modules()
+    sys.modules["__main__"] = types.ModuleType("__main__")
+
+
+def hide_own_modules() -> None:
+    """Drop this project's modules from ``sys.modules`` (their code stays with whatever uses
+    it): a program finds none of them, nor the harness's report key through them."""
     own = [name for name in sys.modules if name == "evaluator" or name.startswith("evaluator.")]
     for name in own:
         del sys.modules[name]
-    sys.modules["__main__"] = types.ModuleType("__main__")
 
 
 def _copy_flags(values: list[Any]) -> None:

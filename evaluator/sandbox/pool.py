@@ -67,7 +67,12 @@ class _Worker:
     """One fork server process and the pipes to it. Used by a single pool thread."""
 
     def __init__(
-        self, profile: dict[str, Any], preload: list[str], stack_mb: int, tmp_dir: str | None
+        self,
+        profile: dict[str, Any],
+        preload: list[str],
+        stack_mb: int,
+        tmp_dir: str | None,
+        heavy: list[str],
     ) -> None:
         self.tmp_root = tempfile.mkdtemp(prefix="mcsbx-", dir=tmp_dir)
         os.chmod(self.tmp_root, 0o700)
@@ -88,6 +93,7 @@ class _Worker:
             "tmp_root": self.tmp_root,
             "profile": profile,
             "preload": preload,
+            "heavy": heavy,
             "reference": plain_run(sys.executable),
         }
         try:
@@ -179,8 +185,11 @@ class SandboxPool:
     b'cba\\n'
 
     ``workers`` defaults to the number of CPU cores. ``profile`` is a shipped profile name or a
-    path to a JSON profile. ``preload`` names extra modules the servers import up front (e.g.
-    ``["numpy"]``: each fork then costs about 1 ms more, each ``import numpy`` nothing).
+    path to a JSON profile. ``preload`` names extra modules the servers import up front (each
+    fork then costs more, each import of them nothing). ``heavy`` names packages too slow to
+    import in every child and too big to preload for all: a program whose source names one
+    is forked from a second template that has them imported (started on first use; default
+    NumPy: ``import numpy`` then costs nothing, a fork about 3 ms more).
     ``tmp_dir`` is where the workers' private temp dirs are made (default: the system's).
     """
 
@@ -189,12 +198,14 @@ class SandboxPool:
         workers: int | None = None,
         profile: str | os.PathLike[str] | Profile = "default",
         preload: Iterable[str] = (),
+        heavy: Iterable[str] = ("numpy",),
         stack_mb: int = 1024,
         tmp_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
         self.size = max(1, workers or os.cpu_count() or 1)
         self._preload, self._stack_mb = list(preload), stack_mb
+        self._heavy = list(heavy)
         self._server_profile = self.profile.to_dict()  # compiles the seccomp filter, once
         self.tmp_dir = None if tmp_dir is None else os.fspath(tmp_dir)
         self._queue: queue.SimpleQueue[tuple[Job, Future[JobResult], OnResult | None] | None]
@@ -217,7 +228,9 @@ class SandboxPool:
             thread.start()
 
     def _spawn(self) -> _Worker:
-        return _Worker(self._server_profile, self._preload, self._stack_mb, self.tmp_dir)
+        return _Worker(
+            self._server_profile, self._preload, self._stack_mb, self.tmp_dir, self._heavy
+        )
 
     def _new_worker(self) -> _Worker:
         return self._spawn().wait_ready()

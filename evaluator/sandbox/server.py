@@ -23,6 +23,7 @@ import fcntl
 import json
 import marshal
 import os
+import re
 import resource
 import select
 import signal
@@ -109,6 +110,16 @@ class Server:
         self.info: dict[str, Any] = {"pid": os.getpid(), "profile": config["profile"].get("name")}
         self.info.update(template_info)
         self.template_pid: int = template_info["template_pid"]
+        # A second template with the packages too slow to import in each child (NumPy),
+        # forked by the first on the first job that imports one of them.
+        self.heavy = config.get("heavy") or []
+        self.heavy_pattern = (
+            re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(n.encode()) for n in self.heavy))
+            if self.heavy
+            else None
+        )
+        self.heavy_link: _socket.socket | None = None
+        self.heavy_pid: int | None = None
         # Memfds kept between jobs (creating and closing seven per submission showed up in
         # profiles) and one read buffer, written into and never reallocated.
         self.spare_memfds: list[int] = []
@@ -123,11 +134,18 @@ class Server:
             self.run_job(json.loads(frame))
             if self._reap_orphans():  # a descendant outlived its child: it may hold memfds
                 self._drop_spare_memfds()
+        if self.heavy_link is not None:
+            self.heavy_link.close()
+            os.waitpid(self.heavy_pid, 0)
         self.link.close()  # the template sees the end of its socket and exits: reap it here,
         os.waitpid(self.template_pid, 0)  # so its CPU time reaches the pool's rusage
         remove_tree(self.tmp_root)
 
     def run_job(self, job: dict[str, Any]) -> None:
+        job["heavy"] = bool(self.heavy_pattern and self.heavy_pattern.search(job["code"].encode()))
+        self._run_job(job)
+
+    def _run_job(self, job: dict[str, Any]) -> None:
         # Compiled once here; each child gets the code object marshalled in its brief (a
         # compile in every child cost ~200 copy-on-write faults, ~1 ms).
         program = job["program"] = harness.compile_program(job["code"], self.script)
@@ -179,7 +197,7 @@ class Server:
         limits = job["limits"]
         script = job["mode"] == "stdin"
         _fill_input(fds[0], text)  # stdout/stderr were emptied when last read
-        child = self._spawn(_brief(job, "run", count=1), fds)
+        child = self._spawn(_brief(job, "run", count=1), fds, heavy=job["heavy"])
         start_wall = time.monotonic()
         report, limit = self._await_report(child, limits, start_wall, 0.0, until_exit=script)
         wall = time.monotonic() - start_wall
@@ -211,7 +229,7 @@ class Server:
             for slot, fd in enumerate(ring):
                 _fill_input(fd, todo[slot])
             brief = _brief(job, "batch", count=len(todo), ring=len(ring))
-            child = self._spawn(brief, fds, ring, batch=True)
+            child = self._spawn(brief, fds, ring, batch=True, heavy=job["heavy"])
             os.write(child.ctrl_w, b"".join(i.to_bytes(4, "big") for i in range(len(ring))))
             for index in range(len(todo)):
                 start_cpu, start_wall = child.marks
@@ -268,7 +286,9 @@ class Server:
         start_wall = time.monotonic()
         candidate = judge = None
         try:
-            candidate = self._spawn(_brief(job, "serve", count=1), own, (calls_r, replies_w))
+            candidate = self._spawn(
+                _brief(job, "serve", count=1), own, (calls_r, replies_w), heavy=job["heavy"]
+            )
             judge_brief = {"role": "check", "support": support, "tests": tests, "limits": limits}
             judge_brief["func_name"] = job.get("func_name")
             judge = self._spawn(judge_brief, theirs, (replies_r, calls_w))
@@ -303,7 +323,9 @@ class Server:
         """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
         clear_dir(self.run_dir)
 
-    def _spawn(self, brief: dict[str, Any], fds: list[int], extra=(), batch=False) -> _Child:
+    def _spawn(
+        self, brief: dict[str, Any], fds: list[int], extra=(), batch=False, heavy=False
+    ) -> _Child:
         """A new child, forked by the template, running ``brief`` (see Template._child for
         its descriptor layout). ``extra``: the stdin ring, or a split test's call pipes."""
         status_r, status_w = os.pipe2(os.O_CLOEXEC)
@@ -313,7 +335,7 @@ class Server:
         fill(brief_fd, marshal.dumps({**brief, "key": key}))
         layout = [*fds, status_w] + ([ctrl_r, *fds] if ctrl_r is not None else [])
         try:
-            pid = self._fork([*layout, *extra, brief_fd])
+            pid = self._fork([*layout, *extra, brief_fd], heavy)
         except BaseException:
             for fd in (status_r, ctrl_w, brief_fd):
                 if fd is not None:
@@ -325,13 +347,12 @@ class Server:
                 os.close(ctrl_r)
         return _Child(pid, status_r, ctrl_w, key, brief_fd)
 
-    def _fork(self, fds: list[int]) -> int:
-        """Ask the template for a child holding ``fds``; its pid (it is this server's child)."""
+    def _fork(self, fds: list[int], heavy: bool = False) -> int:
+        """Ask a template for a child holding ``fds``; its pid (it is this server's child)."""
+        link = self._heavy_link() if heavy else self.link
         try:
-            self.link.sendmsg(
-                [b"f"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", fds))]
-            )
-            answer = self.link.recv(4)
+            link.sendmsg([b"f"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", fds))])
+            answer = link.recv(4)
         except OSError as exc:
             raise TemplateGone(f"the fork template is gone: {exc}") from exc
         if len(answer) != 4:
@@ -340,6 +361,29 @@ class Server:
         if pid < 0:
             raise OSError(-pid, f"fork: {os.strerror(-pid)}")
         return pid
+
+    def _heavy_link(self) -> _socket.socket:
+        """The heavy template's socket, started on first use: the first template forks it,
+        so it never held a job either."""
+        if self.heavy_link is not None:
+            return self.heavy_link
+        ours, theirs = _socket.socketpair(
+            _socket.AF_UNIX, _socket.SOCK_SEQPACKET | _socket.SOCK_CLOEXEC
+        )
+        try:
+            rights = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", [theirs.fileno()]))]
+            self.link.sendmsg([b"t"], rights)
+            answer = self.link.recv(4)
+        except OSError as exc:
+            raise TemplateGone(f"the fork template is gone: {exc}") from exc
+        finally:
+            theirs.close()
+        pid = int.from_bytes(answer, "big", signed=True) if len(answer) == 4 else -1
+        hello = ours.recv(1 << 16) if pid > 0 else b""
+        if not hello:
+            raise TemplateGone("the heavy fork template failed to start")
+        self.heavy_link, self.heavy_pid = ours, pid
+        return ours
 
     def _await_report(
         self,
@@ -476,8 +520,8 @@ class Server:
                 pid, _ = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
                 pid = 0
-            if pid == self.template_pid:
-                raise TemplateGone("the fork template exited")
+            if pid in (self.template_pid, self.heavy_pid):
+                raise TemplateGone("a fork template exited")
             if pid == 0:
                 break
         try:
@@ -485,7 +529,7 @@ class Server:
                 children = listing.read().split()
         except OSError:  # no CONFIG_PROC_CHILDREN: assume the worst
             return True
-        return any(int(pid) != self.template_pid for pid in children)
+        return any(int(pid) not in (self.template_pid, self.heavy_pid) for pid in children)
 
 
 _INBOX = 256 << 10

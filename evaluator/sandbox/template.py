@@ -83,6 +83,7 @@ class Template:
         self.tmp_root: str = config["tmp_root"]
         self.run_dir = os.path.join(self.tmp_root, "run")
         self.profile: dict[str, Any] = config["profile"]
+        self.heavy: list[str] = list(config.get("heavy", []))
         self.info: dict[str, Any] = {"template_pid": os.getpid()}
         _preload(PRELOAD + list(config.get("preload", [])))
         self.bpf = self._seccomp()
@@ -137,13 +138,18 @@ class Template:
 
     def serve(self, sock: _socket.socket) -> None:
         """Fork a child for each set of descriptors the server sends; answer with its pid (a
-        negative errno when the fork failed). Returns when the server closes the socket."""
+        negative errno when the fork failed). A ``t`` message with one socket asks for a
+        heavy template instead (:meth:`_become_heavy`). Returns when the server closes the
+        socket."""
         space = _socket.CMSG_SPACE(MAX_FDS * 4)
         while True:
-            _, ancillary, _, _ = sock.recvmsg(1, space, _socket.MSG_CMSG_CLOEXEC)
+            kind, ancillary, _, _ = sock.recvmsg(1, space, _socket.MSG_CMSG_CLOEXEC)
             fds = _received_fds(ancillary)
             if not fds:  # the server closed its end (or sent nothing to run)
                 return
+            if kind == b"t":
+                sock.send(self._fork_heavy(sock, fds[0]).to_bytes(4, "big", signed=True))
+                continue
             # Moved above the child's fixed layout here, not in the child: each object a
             # child touches costs it a copy-on-write fault.
             high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD) for fd in fds]
@@ -158,6 +164,41 @@ class Template:
             for fd in high:
                 os.close(fd)
             sock.send(pid.to_bytes(4, "big", signed=True))
+
+    def _fork_heavy(self, sock: _socket.socket, link: int) -> int:
+        """Fork the heavy template (a sibling: the server's child, as every child is) and
+        give it ``link``, its socket to the server; its pid."""
+        try:
+            pid = kernel.fork_sibling()
+        except OSError as exc:
+            os.close(link)
+            return -(exc.errno or 1)
+        if pid == 0:  # pragma: no cover - the heavy template
+            code = 1
+            try:
+                sock.close()
+                kernel.set_parent_death_signal(_SIGKILL)
+                self._become_heavy(_socket.socket(fileno=link))
+                code = 0
+            except BaseException:  # noqa: BLE001 - say why on the pool's stderr
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        os.close(link)
+        return pid
+
+    def _become_heavy(self, link: _socket.socket) -> None:
+        """The heavy template: this template plus the packages too slow to import in every
+        child (NumPy), for programs that import them. Forked from a template that never saw
+        a job, it never sees one either; its children are the server's children."""
+        gc.unfreeze()
+        _preload(self.heavy)
+        interpreter.hide_own_modules()
+        gc.collect()
+        self.snapshot = state.Snapshot()
+        gc.freeze()
+        link.send(json.dumps({"template_pid": os.getpid()}).encode())
+        self.serve(link)
 
     # -- in the child ---------------------------------------------------------------------
 

@@ -60,3 +60,16 @@ def test_candidate_does_not_see_the_assertion_tests(tmp_path, memory_scan, isola
         run = pool.run(job).runs[0]
     assert run.status == "exception" and run.exception == "AssertionError"  # the tests ran
     assert _found(run.stdout) == ["control"]
+
+
+@pytest.mark.parametrize("isolation", [Isolation.TEST, Isolation.ADAPTIVE])
+def test_heavy_template_holds_no_earlier_job(tmp_path, memory_scan, isolation):
+    """A program that names numpy is forked from the second, heavy template, which the first
+    forks on demand (after jobs have run): it must hold nothing of them either."""
+    scan = "import numpy\n" + memory_scan(NEEDLES, REPORT)
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as pool:
+        earlier = pool.run(Job(EARLIER, ["", ""], limits=LIMITS, isolation=isolation))
+        assert earlier.runs[0].stdout == b"MCLEAK-out-42013\n"
+        run = pool.run(Job(scan, [""], limits=LIMITS, isolation=isolation)).runs[0]
+        assert run.clean_exit, run.stderr
+        assert _found(run.stdout) == ["control"]

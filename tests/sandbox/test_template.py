@@ -78,3 +78,19 @@ def test_server_memory_is_unreadable_even_without_landlock(tmp_path):
         "environ PermissionError",
         "maps PermissionError",
     ], run.stderr
+
+
+def test_programs_that_name_numpy_start_with_it_imported(tmp_path):
+    """The heavy template: numpy is imported before the program runs (it costs the program
+    nothing), its children are the server's, and programs that do not name it never pay
+    for it (their template has not imported it)."""
+    probe = "import os, sys\nprint('num' + 'py' in sys.modules, os.getppid())\n"
+    with SandboxPool(workers=1, tmp_dir=tmp_path) as pool:
+        server = pool.info["pid"]
+        for isolation in (Isolation.TEST, Isolation.ADAPTIVE):
+            lean = pool.run(Job(probe, [""], isolation=isolation)).runs[0]
+            heavy = pool.run(Job(probe + "# numpy\n", [""], isolation=isolation)).runs[0]
+            assert lean.stdout == f"False {server}\n".encode(), lean.stderr
+            assert heavy.stdout == f"True {server}\n".encode(), heavy.stderr
+        numpy = pool.run(Job("import numpy\nprint(numpy.arange(4).sum())", [""])).runs[0]
+        assert numpy.stdout == b"6\n", numpy.stderr
