@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import builtins
+import fcntl
 import gc
 import io
 import linecache
@@ -47,14 +48,40 @@ _STDIO = (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w"))
 class Stdio:
     """How a plain run's streams are made: its encoding and the error handler it measured."""
 
-    __slots__ = ("encoding", "errors")
+    __slots__ = ("encoding", "errors", "premade")
 
     def __init__(self, encoding: str = "utf-8", errors: str = "surrogateescape") -> None:
         self.encoding, self.errors = encoding, errors
+        self.premade = False  # the template made the first set (see premake)
 
     def install(self) -> None:
         """New ``sys.stdin``/``stdout``/``stderr`` (and their ``__std*__``) over fds 0-2, as
-        ``create_stdio`` makes them when the fds are files."""
+        ``create_stdio`` makes them when the fds are files. A child's first set was made by
+        the fork template, untouched since (:meth:`premake`)."""
+        if self.premade:
+            self.premade = False
+            return
+        self._make()
+
+    def premake(self) -> None:
+        """In the template: make the streams a child's first test gets, over a memfd on fds
+        0-2 (so they read its block size and that it is no terminal), then give the template
+        its own descriptors back. Made here once, not in every child: the objects and the
+        codec lookups they need cost a child ~90 copy-on-write faults."""
+        saved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (0, 1, 2)]
+        memfd = os.memfd_create("stdio", os.MFD_CLOEXEC)
+        try:
+            for fd in (0, 1, 2):
+                os.dup2(memfd, fd)
+            self._make()
+            self.premade = True
+        finally:
+            for fd, copy in zip((0, 1, 2), saved, strict=True):
+                os.dup2(copy, fd)
+                os.close(copy)
+            os.close(memfd)
+
+    def _make(self) -> None:
         for name, fd, mode in _STDIO:
             binary = open(fd, mode + "b", -1, closefd=False)  # noqa: SIM115 - it is sys.std*
             binary.raw.name = f"<{name}>"
@@ -77,6 +104,14 @@ def new_main(program_source: str, directory: str) -> dict[str, Any]:
     are released at exit as a plain run releases them); its namespace. The source goes to
     ``linecache``, so tracebacks and ``inspect`` show it."""
     path = os.path.join(directory, SCRIPT)
+    module = _main_module(path)  # not premade: a frozen dict would never be collected
+    namespace = module.__dict__
+    sys.modules["__main__"] = module
+    linecache.cache[path] = (len(program_source), None, program_source.splitlines(True), path)
+    return namespace
+
+
+def _main_module(path: str) -> types.ModuleType:
     module = types.ModuleType("__main__")
     namespace = module.__dict__
     namespace["__loader__"] = SourceFileLoader("__main__", path)
@@ -85,9 +120,7 @@ def new_main(program_source: str, directory: str) -> dict[str, Any]:
     namespace["__builtins__"] = builtins
     namespace["__file__"] = path
     namespace["__cached__"] = None
-    sys.modules["__main__"] = module
-    linecache.cache[path] = (len(program_source), None, program_source.splitlines(True), path)
-    return namespace
+    return module
 
 
 def run_script(
@@ -205,12 +238,24 @@ def finish(status: int, *, final: bool = True) -> int:
 
 def _wait_for_thread_shutdown() -> None:
     threading = sys.modules.get("threading")
-    if threading is None:
+    if threading is None or not _threads_to_wait_for(threading):
         return
     try:
         threading._shutdown()
     except BaseException as exc:  # noqa: BLE001 - CPython writes it as unraisable and goes on
         _unraisable(exc, threading)
+
+
+def _threads_to_wait_for(threading: Any) -> bool:
+    """Whether ``threading._shutdown`` has anything to do: a thread started through
+    ``threading`` (its name counter moved) or a callback of ``threading._register_atexit``.
+    Without either it only marks the main thread stopped, which nothing sees at exit."""
+    counter = getattr(threading, "_counter", None)
+    moved = repr(getattr(counter, "__self__", None)) != _THREAD_COUNTER[0]
+    return moved or bool(getattr(threading, "_threading_atexits", None))
+
+
+_THREAD_COUNTER = ["count(1)"]  # threading's name counter as the template left it
 
 
 def join_threads() -> None:
@@ -372,6 +417,10 @@ def prepare(reference: dict[str, Any], run_dir: str) -> None:
     _default_thread_stack(THREAD_STACK)
     hide_own_modules()
     sys.modules["__main__"] = types.ModuleType("__main__")
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        _THREAD_COUNTER[0] = repr(threading._counter.__self__)
+    STDIO.premake()
 
 
 def hide_own_modules() -> None:
