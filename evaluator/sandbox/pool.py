@@ -14,6 +14,7 @@ import json
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -32,6 +33,11 @@ OnResult = Callable[[int, RunResult], bool]
 """Called after each test with its index and result; return False to skip the rest."""
 
 _MAX_RESTARTS = 2  # per job: a job that kills its server this often is reported, not retried
+_MAX_START_FAILURES = 5  # fresh servers that died starting, per job, before the job fails
+# Servers (or their templates) killed from outside while running a job (SIGKILL: an operator,
+# the OOM killer): not the program's doing, so retried this often before the job is reported.
+_MAX_OUTSIDE_KILLS = 10
+_TEMPLATE_GONE_EXIT = 75  # evaluator.sandbox.server.TEMPLATE_GONE_EXIT
 
 
 # The server runs with -S: no site.py and no .pth hooks, which import ~5 MB of modules that
@@ -279,28 +285,37 @@ class SandboxPool:
 
     def _run_job(self, worker: _Worker | None, job: Job, on_result: OnResult | None):
         results: list[RunResult] = []
-        restarts = 0
+        restarts = start_failures = killed = 0
         while True:
             if worker is None:
-                worker = self._new_worker()
+                try:
+                    worker = self._new_worker()
+                except WorkerDied:  # killed while starting (not the job's doing): try again
+                    start_failures += 1
+                    if start_failures > _MAX_START_FAILURES:
+                        raise
+                    continue
             done = len(results)
             part = job if done == 0 else replace(job, inputs=job.inputs[done:])
             try:
                 worker.run(part, on_result, results)
-                return worker, JobResult(results, restarts)
+                return worker, JobResult(results, restarts + killed)
             except BaseException as exc:
                 if not isinstance(exc, WorkerDied):  # e.g. on_result raised: the server is
                     worker.close()  # mid-job, so it cannot be reused; the caller gets the error
                     raise _JobFailed(exc) from exc
                 worker.close()
+                outside = worker.proc.returncode in (-signal.SIGKILL, _TEMPLATE_GONE_EXIT)
                 worker = None
-                restarts += 1
                 with self._lock:
                     self.restarts += 1
-                if restarts > _MAX_RESTARTS:  # the program itself takes servers down: report it
+                killed += outside
+                restarts += not outside
+                if restarts > _MAX_RESTARTS or killed > _MAX_OUTSIDE_KILLS:
+                    # the program takes servers down (or something keeps killing them): report it
                     missing = len(job.inputs) - len(results)
                     results += [RunResult(status="worker_died") for _ in range(missing)]
-                    return worker, JobResult(results, restarts)
+                    return worker, JobResult(results, restarts + killed)
 
     # -- shutting down --------------------------------------------------------------------------
 

@@ -41,6 +41,9 @@ class TemplateGone(RuntimeError):
     """The fork template died: the server exits and the pool replaces the worker."""
 
 
+TEMPLATE_GONE_EXIT = 75  # the server's exit status when its template died (killed from outside)
+
+
 def _ensure_stack(stack_mb: int) -> None:
     """The main thread's stack can only grow as far as RLIMIT_STACK allowed at exec time, so
     raise it and re-exec once: deep recursion then works in the program's main thread."""
@@ -646,7 +649,8 @@ def main() -> None:
     try:
         Server(settings, requests, resp_fd, link, template_info).serve()
     except TemplateGone as exc:  # the pool replaces this worker and goes on with the job
-        sys.exit(f"fork server: {exc}")
+        print(f"fork server: {exc}", file=sys.stderr)
+        sys.exit(TEMPLATE_GONE_EXIT)
 
 
 if __name__ == "__main__":
