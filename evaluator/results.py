@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import threading
 from collections.abc import Mapping
@@ -27,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from evaluator.formats.records import dumps_json, loads_json
 from evaluator.problem import Problem, Verdict
 from evaluator.runner import GradeResult
 from evaluator.runner.grading import TestResult
@@ -57,7 +59,12 @@ def journal_path(output: str | os.PathLike[str]) -> Path:
 
 
 def result_from_dict(data: Mapping[str, Any], problem_id: str) -> GradeResult:
-    """Rebuild a :class:`GradeResult` from its ``to_dict()``."""
+    """Rebuild a :class:`GradeResult` from its ``to_dict()``. Raises ``KeyError``,
+    ``TypeError`` or ``ValueError`` (only) for anything else, e.g. a hand-edited journal."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("tests", []), list):
+        raise TypeError("not a result")
+    if not all(isinstance(t, Mapping) for t in data.get("tests", [])):
+        raise TypeError("not a result")
     tests = [
         TestResult(
             Verdict(t["verdict"]),
@@ -86,7 +93,10 @@ def problem_fingerprint(problem: Problem) -> bytes:
         problem.entry_point,
         len(problem.tests),
     ]
-    digest.update(orjson.dumps(head, option=orjson.OPT_SORT_KEYS, default=str))
+    try:
+        digest.update(orjson.dumps(head, option=orjson.OPT_SORT_KEYS, default=str))
+    except TypeError:  # lone surrogates in an id or a judge spec: escaped, still exact
+        digest.update(json.dumps(head, sort_keys=True, default=str).encode("ascii"))
     for test in problem.tests:
         for text in (test.input, test.output):
             data = text.encode("utf-8", "surrogatepass")
@@ -125,8 +135,8 @@ def read_journal(
                 good = end
             continue
         try:
-            record = orjson.loads(raw)
-        except orjson.JSONDecodeError:
+            record = loads_json(raw)  # orjson, else the standard library (escaped surrogates)
+        except (ValueError, RecursionError):
             if not complete:
                 break  # torn last line from a crash: ignore
             raise JournalError(f"{path}:{number}: not a JSON line; delete the journal") from None
@@ -171,7 +181,7 @@ class Journal:
         if keep_bytes is None:
             self._fh = open(path, "wb")  # noqa: SIM115 - lives as long as the journal
             header = {"journal": JOURNAL_VERSION, "options": dict(options)}
-            self._fh.write(orjson.dumps(header) + b"\n")
+            self._fh.write(dumps_json(header) + b"\n")
             self._fh.flush()
         else:
             self._fh = open(path, "r+b")  # noqa: SIM115 - lives as long as the journal
@@ -179,7 +189,8 @@ class Journal:
             self._fh.seek(keep_bytes)
 
     def record(self, problem_id: str, index: int, key: str, result: GradeResult) -> None:
-        line = orjson.dumps(
+        """Append one result; any text (surrogates, NUL) is written (see ``dumps_json``)."""
+        line = dumps_json(
             {"problem": problem_id, "index": index, "key": key, "result": result.to_dict()}
         )
         with self._lock:
@@ -230,4 +241,5 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
 
 
 def write_jsonl_atomic(path: str | os.PathLike[str], rows: list[dict[str, Any]]) -> None:
-    write_atomic(path, b"".join(orjson.dumps(row) + b"\n" for row in rows))
+    """One JSON line per row, written atomically; any row a reader produced can be written."""
+    write_atomic(path, b"".join(dumps_json(row) + b"\n" for row in rows))

@@ -33,8 +33,11 @@ The code is the last fenced block of the answer after ``<think>`` sections are r
 * a problem that cannot be decoded (bad or missing tests, functional without ``func_name``,
   zero tests, broken judge): ``None``, which TRL treats as a missing reward, verdict
   ``ERROR``. An ``ERROR`` that happened while the program ran (a sandbox worker that died
-  three times on it, a checker that crashed on its output) scores 0.0, never ``None``: a
-  program must not be able to turn its own reward into "missing".
+  three times on it, a checker that crashed on its output, a judge that broke on what it
+  returned) scores 0.0, never ``None``: a program must not be able to turn its own reward
+  into "missing". Every completion gets a score: nothing a program returns or prints (a list
+  nested 300,000 deep, invalid UTF-8, an integer of millions of digits) raises out of the
+  call; each completion is graded apart, so one that breaks something costs only itself.
 
 Verdicts of the last call are in :attr:`CodeReward.last_verdicts` (``AC``, ``WA``, ``TLE``,
 ``MLE``, ``RE``, ``OLE``, ``NO_CODE``, ``ERROR``) and :attr:`CodeReward.last_results`

@@ -4,7 +4,7 @@ Everything a user can get wrong in an input file surfaces as :class:`InputError`
 ``str`` names the file, line and field in one line.
 """
 
-from .errors import InputError
+from .errors import BadProblem, InputError
 from .extract import extract_code, strip_reasoning
 from .humaneval import problem_from_humaneval
 from .livecodebench import (
@@ -23,6 +23,7 @@ from .passk import pass_at_k
 from .records import read_records
 
 __all__ = [
+    "BadProblem",
     "InputError",
     "Samples",
     "decode_test_cases",

@@ -8,9 +8,12 @@ raise :class:`InputError` and the command line prints ``str(error)``.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import PurePath
+from typing import Any
 
-__all__ = ["InputError", "json_error_detail", "position_unit"]
+__all__ = ["BadProblem", "InputError", "json_error_detail", "position_unit", "record_id"]
 
 
 def position_unit(path: str | os.PathLike[str]) -> str:
@@ -114,3 +117,51 @@ def json_error_detail(exc: ValueError) -> str:
     if msg is not None and pos is not None:
         return f"{msg} at char {pos}"
     return str(exc)
+
+
+@dataclass(frozen=True, slots=True)
+class BadProblem:
+    """A problem record that could not be converted (``--skip-bad-problems``): its id when the
+    record names one (its samples are then reported as ERROR with ``error`` as the reason),
+    the error, and the record's ``platform``/``difficulty`` (text only) for the summary."""
+
+    problem_id: str | None
+    error: InputError
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def record_id(record: dict[str, Any]) -> str | None:
+    """The id a problem record gives itself (``question_id``, ``id`` or ``task_id``), when it
+    is a non-empty string; None otherwise."""
+    for key in ("question_id", "id", "task_id"):
+        value = record.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
+
+
+def keep_bad(
+    record: dict[str, Any],
+    error: InputError,
+    bad: list[BadProblem] | None,
+    claim: Callable[[str], None],
+) -> None:
+    """Note a problem that cannot be decoded in ``bad`` (``--skip-bad-problems``), or raise
+    ``error`` when the run stops at it (``bad`` is None). ``claim`` registers its id, so a
+    later problem with the same id is still refused as a duplicate."""
+    if bad is None:
+        raise error
+    skipped = bad_problem(record, error)
+    if skipped.problem_id is not None:
+        claim(skipped.problem_id)
+    bad.append(skipped)
+
+
+def bad_problem(record: dict[str, Any], error: InputError) -> BadProblem:
+    """The :class:`BadProblem` of ``record``, which failed with ``error``."""
+    facts = {
+        key: record[key]
+        for key in ("platform", "difficulty")
+        if isinstance(record.get(key), str) and record[key].strip()
+    }
+    return BadProblem(record_id(record), error, facts)

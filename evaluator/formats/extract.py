@@ -31,22 +31,37 @@ import re
 
 __all__ = ["extract_code", "strip_reasoning"]
 
-_THINK_PAIR = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
-_THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
-_THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
+_THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 # A fence line: optional indentation, three or more backticks, optional info string.
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<ticks>`{3,})(?P<info>.*)$")
 
 
 def strip_reasoning(text: str) -> str:
-    """Remove ``<think>`` reasoning sections as described in the module docstring."""
-    text = _THINK_PAIR.sub("", text)
-    closes = list(_THINK_CLOSE.finditer(text))
-    if closes:
-        text = text[closes[-1].end() :]
-    opened = _THINK_OPEN.search(text)
-    if opened:
-        text = text[: opened.start()]
+    """Remove ``<think>`` reasoning sections as described in the module docstring.
+
+    Linear in the text: each ``<think>`` pairs with the first ``</think>`` after it, in one
+    pass over the tags (what ``re.sub(r"<think>.*?</think>", "", text)`` removes; that regex
+    took quadratic time on an answer of many unclosed ``<think>`` tags)."""
+    kept: list[str] = []  # the text outside the removed pairs
+    start, opened = 0, None
+    for tag in _THINK_TAG.finditer(text):
+        closing = bool(tag.group(1))
+        if opened is None and not closing:
+            opened = tag
+        elif opened is not None and closing:  # the pair from `opened` to here goes
+            kept.append(text[start : opened.start()])
+            start, opened = tag.end(), None
+    kept.append(text[start:])
+    text = "".join(kept)
+    last_close = None
+    for tag in _THINK_TAG.finditer(text):
+        if tag.group(1):
+            last_close = tag
+    if last_close is not None:
+        text = text[last_close.end() :]
+    opening = _THINK_TAG.search(text)  # only <think> tags remain after the last </think>
+    if opening is not None:
+        text = text[: opening.start()]
     return text
 
 

@@ -46,12 +46,13 @@ from typing import Any
 import orjson
 
 from ..problem import Harness, Problem, TestCase
-from .errors import InputError, json_error_detail
+from .errors import BadProblem, InputError, json_error_detail, keep_bad
 from .humaneval import problem_from_humaneval
 from .ours import problem_from_ours
 from .records import (
     PathLike,
     describe_type,
+    dumps_json,
     expect_dict,
     expect_list,
     expect_str,
@@ -411,12 +412,15 @@ def _problem_converter(record: dict[str, Any]) -> Callable[..., Problem]:
     )
 
 
-def read_problems(path: PathLike) -> list[Problem]:
+def read_problems(path: PathLike, *, bad: list[BadProblem] | None = None) -> list[Problem]:
     """All problems in ``path`` (JSONL, JSONL.gz, JSON array or parquet).
 
     The format (LiveCodeBench, HumanEval/EvalPlus or ours) is detected from the first record
     and applied to every record. Duplicate ids are an :class:`InputError`, as is any bad
-    record, located by file and line.
+    record, located by file and line; with a ``bad`` list, a record that is a JSON object
+    but cannot be converted (undecodable tests, a pickle that is not plain data, a missing
+    field) is appended there instead and the others are read. The file itself must still
+    be readable JSON, of one known format, without duplicate ids.
     """
     unit = position_unit(path)
     problems: list[Problem] = []
@@ -428,17 +432,31 @@ def read_problems(path: PathLike) -> list[Problem]:
                 converter = _problem_converter(record)
             except InputError as exc:
                 raise exc.located(path=path, line=position) from None
-        problem = converter(record, path=path, line=position)
-        if problem.id in first_seen:
-            raise InputError(
-                f"duplicate problem id {problem.id!r} (first at {unit} {first_seen[problem.id]})",
-                path=path,
-                line=position,
-                unit=unit,
-            )
-        first_seen[problem.id] = position
+
+        def claim(problem_id: str, position: int = position) -> None:
+            _check_unique(problem_id, first_seen, path, position, unit)
+            first_seen[problem_id] = position
+
+        try:
+            problem = converter(record, path=path, line=position)
+        except InputError as exc:
+            keep_bad(record, exc, bad, claim)
+            continue
+        claim(problem.id)
         problems.append(problem)
     return problems
+
+
+def _check_unique(
+    problem_id: str, first_seen: dict[str, int], path: PathLike, position: int, unit: str
+) -> None:
+    if problem_id in first_seen:
+        raise InputError(
+            f"duplicate problem id {problem_id!r} (first at {unit} {first_seen[problem_id]})",
+            path=path,
+            line=position,
+            unit=unit,
+        )
 
 
 def read_samples(path: PathLike) -> dict[str, Samples]:
@@ -500,7 +518,7 @@ def write_lcb_results(path: PathLike, results: Iterable[Mapping[str, Any]]) -> N
         }
         row.update({k: v for k, v in item.items() if k not in row})
         rows.append(row)
-    data = orjson.dumps(rows, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
+    data = dumps_json(rows, indent=True)
     # Write next to the target and rename: an interrupted run never leaves half a file.
     tmp = f"{os.fspath(path)}.tmp"
     try:

@@ -38,6 +38,7 @@ __all__ = [
     "optional_time_limit",
     "optional_memory_limit",
     "describe_type",
+    "dumps_json",
     "loads_json",
 ]
 
@@ -65,6 +66,30 @@ def loads_json(data: bytes | str) -> Any:
                 f"not UTF-8 text: byte {exc.start} is {bytes(data)[exc.start]:#04x}"
             ) from None
     return json.loads(data)
+
+
+def dumps_json(value: Any, *, indent: bool = False) -> bytes:
+    """``value`` as JSON bytes, for any value a reader or the grader produced: orjson for
+    speed; where it refuses (lone surrogates from a ``"\\ud800"`` escape in an input file,
+    integers beyond 64 bits, NaN kept as ``NaN``) the standard library writes it, escaping
+    what is not UTF-8 (``\\ud800``), so no result is ever lost to its own text. Values of
+    other types (dates from parquet, NumPy scalars) are written by orjson or as ``str``."""
+    option = orjson.OPT_SERIALIZE_NUMPY | (orjson.OPT_INDENT_2 if indent else 0)
+    try:
+        return orjson.dumps(value, option=option)
+    except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
+        pass
+    text = json.dumps(value, indent=2 if indent else None, default=_as_text, allow_nan=True)
+    return text.encode("ascii")
+
+
+def _as_text(value: Any) -> Any:
+    """What :func:`dumps_json` writes for a value the standard library cannot: NumPy data
+    as its ``tolist()``, anything else as ``str``."""
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist) and type(value).__module__ == "numpy":
+        return tolist()
+    return str(value)
 
 
 def _layout(path: PathLike) -> str:

@@ -2,15 +2,19 @@
 value per line, one per argument; the function (a method of a fresh ``Solution()``, or a
 top-level function) is called inside the sandbox and its return value serialised there by a
 strict encoder. The comparison happens here, by :func:`evaluator.judges.compare_values`:
-the candidate's objects never reach an ``==``."""
+the candidate's objects never reach an ``==``.
+
+Judging is total: whatever text comes back as the return value (nested to any depth, integers
+of millions of digits, not JSON at all), :func:`judge` returns a verdict with a short message
+and raises nothing."""
 
 from __future__ import annotations
 
-import json
-from decimal import Decimal
 from typing import Any
 
 from evaluator.judges import compare_values
+from evaluator.judges.base import cap
+from evaluator.judges.jsonvalue import decode
 from evaluator.problem import Problem, TestCase, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
 from evaluator.sandbox.environments import Environment
@@ -32,32 +36,32 @@ def build_job(
     )
 
 
-def _big_int(text: str) -> int:
-    # Python refuses int(str) beyond 4,300 digits; Decimal has no such limit, nor has int(Decimal).
-    return int(text) if len(text) <= 4000 else int(Decimal(text))
-
-
 def loads(text: str) -> Any:
-    """JSON as the sandbox's encoder writes it, integers of any size included."""
-    return json.loads(text, parse_int=_big_int)
+    """JSON as the sandbox's encoder writes it: any depth, integers of any size (see
+    :mod:`evaluator.judges.jsonvalue`). Raises ``ValueError`` only."""
+    return decode(text)
 
 
 def judge(test: TestCase, run: RunResult, tolerance: dict[str, Any]) -> tuple[Verdict, str]:
+    """The verdict of one call-based test; never raises (a broken expected value is an
+    ERROR, an unreadable return value a WA: it is the program's output)."""
     failed = failure(run)
     if failed is not None:
         return failed
     if run.status == "error" or run.value is None:  # e.g. returned a set or a custom object
-        return Verdict.WA, run.exception or "no return value"
+        return Verdict.WA, cap(str(run.exception or "no return value"))
     try:
         expected = loads(test.output)
     except ValueError as exc:
-        return Verdict.ERROR, f"expected output is not JSON: {exc}"
+        return Verdict.ERROR, cap(f"expected output is not JSON: {exc}")
     try:
         actual = loads(run.value)
     except ValueError as exc:  # the strict encoder writes valid JSON: a harness bug
-        return Verdict.ERROR, f"unreadable return value: {exc}"
+        return Verdict.ERROR, cap(f"unreadable return value: {exc}")
     try:
         comparison = compare_values(actual, expected, **tolerance)
     except TypeError as exc:
-        return Verdict.ERROR, f"expected output is not plain data: {exc}"
+        return Verdict.ERROR, cap(f"expected output is not plain data: {exc}")
+    except ValueError as exc:  # tolerances, normally refused before anything runs
+        return Verdict.ERROR, cap(f"judge options: {exc}")
     return (Verdict.AC, "") if comparison.ok else (Verdict.WA, comparison.message)

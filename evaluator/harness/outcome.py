@@ -16,21 +16,22 @@ _BY_LIMIT = {
 
 def failure(run: RunResult) -> tuple[Verdict, str] | None:
     """The verdict of a run that did not end cleanly, or None when its answer should be judged.
+    Messages are at most 300 characters, whatever the run's stderr or exception holds.
 
     A program that printed the right answer and then crashed, or exited non-zero, is a
     runtime error: exit status counts (``exit()``/``sys.exit(0)`` are clean)."""
     if run.status == "worker_died":
         return Verdict.ERROR, "the sandbox worker died three times running this test"
     if run.status == "bad_input":
-        return Verdict.ERROR, f"broken test: {run.exception}"
+        return Verdict.ERROR, f"broken test: {_short(run.exception)}"
     if run.limit is not None:
-        return _BY_LIMIT[run.limit], _limit_message(run)
+        return _BY_LIMIT.get(run.limit, Verdict.ERROR), _limit_message(run)
     if run.status == "compile":
         return Verdict.RE, _last_line(run.stderr) or "SyntaxError"
     if run.status == "exception":
-        message = _last_line(run.stderr) or run.exception or "exception"
+        message = _last_line(run.stderr) or _short(run.exception) or "exception"
         if run.blocked:
-            message += f" (sandbox refused: {run.blocked})"
+            message += f" (sandbox refused: {_short(run.blocked, 80)})"
         return Verdict.RE, message
     if run.status == "exit" and run.exit_code != 0:
         return Verdict.RE, f"exit status {run.exit_code}"
@@ -39,6 +40,12 @@ def failure(run: RunResult) -> tuple[Verdict, str] | None:
             return Verdict.RE, f"killed by {run.signal_name}"
         return Verdict.RE, f"died without reporting (exit status {run.exit_code})"
     return None
+
+
+def _short(text: object, limit: int = 200) -> str:
+    """A child-reported text (an exception, a refused operation) cut to ``limit`` characters:
+    messages stay short whatever a program raises."""
+    return "" if text is None else str(text)[:limit]
 
 
 def _limit_message(run: RunResult) -> str:
@@ -51,6 +58,12 @@ def _limit_message(run: RunResult) -> str:
     return "output over the limit"
 
 
+_TAIL_BYTES = 64 << 10  # where the last line of stderr is looked for: a traceback's end
+
+
 def _last_line(stderr: bytes) -> str:
-    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    """The last non-blank line of ``stderr`` (an exception's ``Type: message``), at most 200
+    characters. Only the tail is read, so 64 MB of stderr costs no more than a traceback."""
+    tail = bytes(stderr[-_TAIL_BYTES:])
+    lines = tail.decode("utf-8", "replace").strip().splitlines()
     return lines[-1][:200] if lines else ""

@@ -49,7 +49,8 @@ from typing import Any
 from evaluator.problem import Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult, SandboxPool
 
-from .base import cap
+from .base import MAX_MESSAGE, cap
+from .jsonvalue import decode
 
 Outcome = tuple[Verdict, str]
 
@@ -126,6 +127,16 @@ def decode_output(stdout: bytes) -> str:
     return stdout.decode("utf-8", "surrogateescape")
 
 
+def file_bytes(text: str) -> bytes:
+    """``text`` as the bytes of a checker's file: UTF-8, undecodable bytes (surrogate escapes)
+    restored; any other lone surrogate (from a ``"\\ud800"`` escape in a problem file) written
+    as its three UTF-8-style bytes rather than refused."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
 @dataclass(frozen=True, slots=True)
 class PythonChecker:
     """``check(input, output, expected)`` run as a CALL job in a sandbox pool."""
@@ -174,16 +185,18 @@ class PythonChecker:
 
 def interpret_call(run: RunResult) -> Outcome:
     """The verdict from a python checker's run: its return value must be exactly ``true``,
-    ``false`` or ``[bool, str]``; every other result or a failed run is an ERROR."""
+    ``false`` or ``[bool, str]``; every other result or a failed run is an ERROR. Total: any
+    run (any value text, any depth or size) gives a verdict with a capped message."""
     from evaluator.harness.outcome import failure  # the harness imports the judges
 
     failed = failure(run)
     if failed is not None:
-        return Verdict.ERROR, f"checker failed: {failed[0]}: {failed[1]}"
+        return Verdict.ERROR, cap(f"checker failed: {failed[0]}: {failed[1]}")
     if run.status != "ok" or run.value is None:
-        return Verdict.ERROR, f"checker failed: {run.exception or run.status}"
+        why = str(run.exception or run.status)[: MAX_MESSAGE + 1]
+        return Verdict.ERROR, cap(f"checker failed: {why}")
     try:
-        value = json.loads(run.value)
+        value = decode(run.value)
     except ValueError:
         return Verdict.ERROR, "checker returned an unreadable value"
     if type(value) is bool:
@@ -193,7 +206,8 @@ def interpret_call(run: RunResult) -> Outcome:
         if ok:
             return Verdict.AC, cap(message)
         return Verdict.WA, cap(message) or "rejected by the checker"
-    return Verdict.ERROR, cap(f"checker returned {run.value}, not a bool or (bool, message)")
+    shown = str(run.value)[: MAX_MESSAGE + 1]
+    return Verdict.ERROR, cap(f"checker returned {shown}, not a bool or (bool, message)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,9 +223,9 @@ class ProgramChecker:
         with tempfile.TemporaryDirectory(prefix="mc-checker-") as work:
             files = {}
             for name, data in (
-                ("input.txt", test_input.encode("utf-8", "surrogateescape")),
+                ("input.txt", file_bytes(test_input)),
                 ("output.txt", output),
-                ("answer.txt", expected.encode("utf-8", "surrogateescape")),
+                ("answer.txt", file_bytes(expected)),
             ):
                 files[name] = os.path.join(work, name)
                 with open(files[name], "wb") as handle:

@@ -22,6 +22,11 @@ Rules (``expected`` decides; the first difference in depth-first order is report
   ``|a - e| <= rel_tol * |e|`` (1e-6 each by default). NaN equals NaN (and nothing else);
   an infinity equals only the same infinity.
 * str: exactly equal. ``None``: only ``None``.
+* Any depth: the walk keeps its own stack, and the decoder (:mod:`.jsonvalue`) parses texts
+  nested deeper than Python's recursion limit iteratively, so a list nested 300,000 levels
+  deep that equals the expected one is accepted here (the sandbox's encoder has a depth limit
+  of its own: a value it refuses is a wrong answer). Integers longer than 4,000 digits decode to
+  :class:`~.jsonvalue.LongInt` (their decimal text) and compare exactly, in linear time.
 
 Malformed *expected* data (a type outside the list above, a non-``str`` dict key) is the
 problem's fault, not the candidate's: it raises ``TypeError`` when the comparison reaches it,
@@ -36,10 +41,13 @@ from typing import Any
 
 from .base import ACCEPTED, ELLIPSIS, MAX_SHOWN, Comparison, shorten, wrong
 from .floats import DEFAULT_ABS_TOL, DEFAULT_REL_TOL, validate_tolerances
+from .jsonvalue import LongInt
 
 _SEQUENCES = (list, tuple)
 _NUMBERS = (int, float)
-_PLAIN = (type(None), bool, int, float, str, list, tuple, dict)
+_KINDS_OF_NUMBER = (int, float, LongInt)
+_PLAIN = (type(None), bool, int, float, str, list, tuple, dict, LongInt)
+_LOG10_2 = 0.30102999566398120
 _BIG_INT_BITS = 1000  # larger ints are shown by size: str() is slow and capped at 4300 digits
 # Types are matched by identity (their ids), never with ==: a metaclass could override that.
 _PLAIN_IDS = frozenset(map(id, _PLAIN))
@@ -133,6 +141,8 @@ def _scalar_equal(
             e, te = int(e), int
     if te is bool or ta is bool:
         return ta is te and a is e  # True/False are singletons; never compared to numbers
+    if te is LongInt or ta is LongInt:
+        return _long_equal(a, e, ta, te)
     if te is int:
         return ta in _NUMBERS and a == e  # int == int or exact int == float, both built-ins
     if te is float:
@@ -140,6 +150,20 @@ def _scalar_equal(
     if te is str:
         return ta is str and a == e
     return a is None  # te is NoneType
+
+
+def _long_equal(a: Any, e: Any, ta: type, te: type) -> bool:
+    """Equality when a side is a :class:`LongInt`: its text against another's, or against an
+    ``int`` of about as many digits (converted only then); never a float, as no finite float
+    has hundreds of digits."""
+    if ta is te:
+        return a.text == e.text
+    long, other = (a, e) if ta is LongInt else (e, a)
+    if type(other) is not int:
+        return False
+    if abs(other.bit_length() * _LOG10_2 - long.digits) > 2:
+        return False
+    return long.to_int() == other
 
 
 def _close(a: int | float, e: float, abs_tol: float, rel_tol: float) -> bool:
@@ -189,7 +213,9 @@ def _items(count: int) -> str:
 def _mismatch(path: _Path, a: Any, e: Any) -> Comparison:
     ta, te = type(a), type(e)
     same_kind = (
-        ta is te or (ta in _NUMBERS and te in _NUMBERS) or (ta in _SEQUENCES and te in _SEQUENCES)
+        ta is te
+        or (ta in _KINDS_OF_NUMBER and te in _KINDS_OF_NUMBER)
+        or (ta in _SEQUENCES and te in _SEQUENCES)
     )
     if same_kind:
         return _fail(path, f"expected {render(e)}, got {render(a)}")
@@ -199,6 +225,8 @@ def _mismatch(path: _Path, a: Any, e: Any) -> Comparison:
 def _kind(t: type) -> str:
     if t is type(None):
         return "None"
+    if t is LongInt:
+        return "int"
     return "list" if t is tuple else t.__name__
 
 

@@ -12,13 +12,20 @@ callbacks; program checkers run in the thread that finished the program's job), 
 result is set when the last checker answers. With early exit, the run stops at the first
 test that failed to run cleanly; checker verdicts come after the run, so tests after a
 checker's wrong answer have still run and are judged.
+
+Each program is graded apart: whatever it does, and whatever breaks in judging its output
+(a judge or checker that raises, a return value the parent cannot read, a test input the
+sandbox cannot encode), costs that program only: its result is an ERROR that says why, never
+an exception out of :meth:`Grader.submit` or :meth:`Grader.grade_many`. Only a failure of the
+machinery itself (a sandbox pool that cannot start workers, a closed pool) is raised.
 """
 
 from __future__ import annotations
 
 import threading
+import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +39,7 @@ from evaluator.judges.checker import (
     build_checker,
     is_checker_spec,
 )
+from evaluator.judges.floats import DEFAULT_ABS_TOL, DEFAULT_REL_TOL, validate_tolerances
 from evaluator.problem import (
     DEFAULT_MEMORY_LIMIT,
     DEFAULT_TIME_LIMIT,
@@ -39,10 +47,48 @@ from evaluator.problem import (
     Problem,
     Verdict,
 )
-from evaluator.sandbox import Isolation, JobResult, Limits, RunResult, SandboxPool
+from evaluator.sandbox import Isolation, JobResult, Limits, ProfileError, RunResult, SandboxPool
 from evaluator.sandbox.environments import environment_for
+from evaluator.sandbox.pool import WorkerDied
 
 _MESSAGE_CAP = 300
+
+
+def clean_message(message: object, limit: int = _MESSAGE_CAP) -> str:
+    """``message`` as text any JSON writer takes: at most ``limit`` characters, lone
+    surrogates (undecodable output bytes, ``"\\ud800"`` in a problem file) written as their
+    ``\\udXXX`` escapes, since UTF-8 (and orjson) refuses them."""
+    text = message if type(message) is str else str(message)
+    text = text[:limit]
+    if not text.isascii():
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def describe_failure(exc: BaseException) -> str:
+    """``KeyError: 'x' (grading.py:123)``: what broke and the innermost line where, so that a
+    grader bug stays visible in the one sample it cost, in one line."""
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ else []
+    if frames:
+        last = frames[-1]
+        where = f" ({last.filename.rsplit('/', 1)[-1]}:{last.lineno})"
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__
+        text = ""
+    return clean_message(f"{type(exc).__name__}: {text[:200]}{where}")
+
+
+def is_machinery_failure(exc: BaseException) -> bool:
+    """True for failures of the grading machinery (workers that cannot start, a closed or
+    cancelled pool, Ctrl-C), which stop a run; False for a failure one program's job or output
+    caused, which is that program's ERROR."""
+    if not isinstance(exc, Exception) or isinstance(exc, CancelledError):
+        return True
+    if isinstance(exc, RecursionError | MemoryError):
+        return False
+    return isinstance(exc, WorkerDied | ProfileError | OSError | RuntimeError)
 
 
 @dataclass(slots=True)
@@ -65,7 +111,7 @@ class TestResult:
             "peak_memory_kb": self.peak_memory_kb,
         }
         if self.message:
-            data["message"] = self.message
+            data["message"] = clean_message(self.message)
         return data
 
 
@@ -98,7 +144,7 @@ class GradeResult:
             "tests": [t.to_dict() for t in self.tests],
         }
         if self.message:
-            data["message"] = self.message
+            data["message"] = clean_message(self.message)
         return data
 
 
@@ -147,9 +193,20 @@ class _Judging:
         elif problem.harness is Harness.FUNCTIONAL and isinstance(problem.judge, dict):
             options = ("abs_tol", "rel_tol", "bool_as_int")
             self.tolerance = {k: v for k, v in problem.judge.items() if k in options}
+            validate_tolerances(
+                self.tolerance.get("abs_tol", DEFAULT_ABS_TOL),
+                self.tolerance.get("rel_tol", DEFAULT_REL_TOL),
+            )
 
     def verdict(self, index: int, run: RunResult) -> Outcome | None:
-        """The test's verdict; None when the run ended cleanly and the checker decides."""
+        """The test's verdict; None when the run ended cleanly and the checker decides.
+        Never raises: a judge that breaks on this output is this test's ERROR."""
+        try:
+            return self._verdict(index, run)
+        except Exception as exc:  # noqa: BLE001 - one program's output, one ERROR
+            return Verdict.ERROR, f"the grader failed on this test: {describe_failure(exc)}"
+
+    def _verdict(self, index: int, run: RunResult) -> Outcome | None:
         if self.checker is not None:
             return failure(run)
         if self.problem.harness is Harness.ASSERTION:
@@ -160,11 +217,19 @@ class _Judging:
         assert self.check is not None
         return stdio.judge(test, run, self.check)
 
-    def ask_checker(self, pool: SandboxPool, index: int, run: RunResult) -> Future[Outcome]:
-        """The checker's verdict on a cleanly ended run (a future; never blocks on the pool)."""
+    def ask_checker(
+        self, pool: Callable[[], SandboxPool], index: int, run: RunResult
+    ) -> Future[Outcome]:
+        """The checker's verdict on a cleanly ended run (a future; never blocks on the pool,
+        never raises: a checker that cannot be asked is this test's ERROR)."""
         assert self.checker is not None
         test = self.problem.tests[index]
-        return self.checker.submit(pool, test.input, run.stdout, test.output)
+        try:
+            return self.checker.submit(pool(), test.input, run.stdout, test.output)
+        except Exception as exc:  # noqa: BLE001 - e.g. the checker pool cannot start
+            failed: Future[Outcome] = Future()
+            failed.set_result((Verdict.ERROR, f"checker not run: {describe_failure(exc)}"))
+            return failed
 
 
 def _judge_from_spec(spec: str | dict[str, Any]) -> Judge:
@@ -228,18 +293,22 @@ class Grader:
         if early is not None:
             outcome.set_result(early)
             return outcome
+        assert code is not None
         try:
             judging = _Judging(problem, self.options)
             environment = environment_for(
                 self.options.environment or problem.environment, problem.metadata
             )
-        except ValueError as exc:
-            outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=str(exc)))
+            job = _BUILDERS[problem.harness](
+                problem, code, self.options.limits_for(problem), self.options.isolation, environment
+            )
+        except ValueError as exc:  # a broken judge spec, tolerance or environment
+            outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=clean_message(exc)))
             return outcome
-        assert code is not None
-        job = _BUILDERS[problem.harness](
-            problem, code, self.options.limits_for(problem), self.options.isolation, environment
-        )
+        except Exception as exc:  # noqa: BLE001 - a problem the grader cannot handle
+            reason = f"cannot grade this problem: {describe_failure(exc)}"
+            outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=reason))
+            return outcome
         verdicts: dict[int, Outcome] = {}
         on_result = _stop_at_failure(judging, verdicts) if self.options.early_exit else None
         running = self.pool.submit(job, on_result)
@@ -247,18 +316,31 @@ class Grader:
         def finish(done: Future[JobResult]) -> None:
             try:
                 result = done.result()
-                checks: dict[int, Future[Outcome]] = {}
-                for index, run in enumerate(result.runs):
-                    if index not in verdicts:
-                        verdict = judging.verdict(index, run)
-                        if verdict is None:
-                            checks[index] = judging.ask_checker(self.checker_pool, index, run)
-                        else:
-                            verdicts[index] = verdict
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller
-                outcome.set_exception(exc)
+            except BaseException as exc:  # noqa: BLE001 - decided below
+                if is_machinery_failure(exc):
+                    outcome.set_exception(exc)  # the run cannot go on: the caller decides
+                else:  # this program's job broke the sandbox side: its ERROR, not the run's
+                    why = f"the sandbox could not run this program: {describe_failure(exc)}"
+                    outcome.set_result(_broken(problem, why))
                 return
-            _when_all(checks, verdicts, lambda: _collect(problem, result, verdicts), outcome)
+            checks: dict[int, Future[Outcome]] = {}
+            for index, run in enumerate(result.runs):
+                if index not in verdicts:
+                    verdict = judging.verdict(index, run)
+                    if verdict is None:
+                        checks[index] = judging.ask_checker(_checker_pool, index, run)
+                    else:
+                        verdicts[index] = verdict
+            _when_all(
+                checks,
+                verdicts,
+                lambda: _collect(problem, result, verdicts),
+                outcome,
+                lambda reason: _broken(problem, reason),
+            )
+
+        def _checker_pool() -> SandboxPool:
+            return self.checker_pool
 
         running.add_done_callback(finish)
         return outcome
@@ -292,9 +374,49 @@ class Grader:
         self.close()
 
 
+def _broken(problem: Problem, reason: str) -> GradeResult:
+    """The ERROR result of a program whose grading broke after it ran: every test says why
+    (so a reward scores it 0.0, never "missing": see :mod:`evaluator.reward`)."""
+    count = 1 if problem.harness is Harness.ASSERTION else max(len(problem.tests), 1)
+    reason = clean_message(reason)
+    tests = [TestResult(Verdict.ERROR, message=reason) for _ in range(count)]
+    return GradeResult(problem.id, Verdict.ERROR, tests, message=reason)
+
+
+def _not_text(text: object) -> str | None:
+    """Why ``text`` cannot be handed to the sandbox, or None. Texts travel as UTF-8 with
+    surrogate escapes (undecodable bytes read as ``\\udc80``-``\\udcff``); any other lone
+    surrogate (a ``"\\ud800"`` escape in a JSON file) is not text at all."""
+    if type(text) is not str:
+        return f"it is {type(text).__name__}, not text"
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        return f"it holds a lone surrogate, {text[exc.start]!r}, at character {exc.start}"
+    return None
+
+
+def _unsendable(problem: Problem) -> str | None:
+    """Why the problem's tests cannot be given to the sandbox, or None (its fault: ERROR)."""
+    for index, test in enumerate(problem.tests):
+        why = _not_text(test.input)
+        if why is not None:
+            return f"the input of test {index + 1} cannot be run: {why}"
+    for name in ("test_code", "prompt") if problem.harness is Harness.ASSERTION else ():
+        why = _not_text(getattr(problem, name))
+        if why is not None:
+            return f"the problem's {name} cannot be run: {why}"
+    return None
+
+
 def _early_result(problem: Problem, code: str | None) -> GradeResult | None:
     if not problem.tests:
         return GradeResult(problem.id, Verdict.ERROR, message="the problem has no tests")
+    unsendable = _unsendable(problem)
+    if unsendable is not None:
+        return GradeResult(problem.id, Verdict.ERROR, message=clean_message(unsendable))
     if problem.harness is Harness.FUNCTIONAL and not problem.func_name:
         return GradeResult(
             problem.id, Verdict.ERROR, message="functional problem without func_name"
@@ -302,6 +424,12 @@ def _early_result(problem: Problem, code: str | None) -> GradeResult | None:
     if code is None or not code.strip():
         tests = [TestResult(Verdict.WA, message="no code") for _ in problem.tests]
         return GradeResult(problem.id, Verdict.WA, tests, message="no code in the answer")
+    why = _not_text(code)
+    if why is not None:  # what a plain run says of a source file that is not UTF-8
+        message = clean_message(f"SyntaxError: the program is not UTF-8 text: {why}")
+        count = 1 if problem.harness is Harness.ASSERTION else len(problem.tests)
+        tests = [TestResult(Verdict.RE, message=message) for _ in range(count)]
+        return GradeResult(problem.id, Verdict.RE, tests, message=message)
     return None
 
 
@@ -321,17 +449,19 @@ def _when_all(
     verdicts: dict[int, Outcome],
     collect: Callable[[], GradeResult],
     outcome: Future[GradeResult],
+    broken: Callable[[str], GradeResult],
 ) -> None:
     """Store each checker's verdict as it arrives; when the last one has, set ``outcome`` to
-    ``collect()``. Only callbacks: no thread ever waits here."""
+    ``collect()`` (``broken(reason)`` if that fails). Only callbacks: no thread ever waits."""
     remaining = [len(checks)]
     lock = threading.Lock()
 
     def settle() -> None:
         try:
-            outcome.set_result(collect())
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller
-            outcome.set_exception(exc)
+            result = collect()
+        except Exception as exc:  # noqa: BLE001 - this program's result only
+            result = broken(f"the grader failed collecting the verdicts: {describe_failure(exc)}")
+        outcome.set_result(result)
 
     def arrived(index: int, future: Future[Outcome]) -> None:
         try:
@@ -359,7 +489,11 @@ def _collect(problem: Problem, job: JobResult, verdicts: dict[int, Outcome]) -> 
         verdict, message = verdicts[index]
         tests.append(
             TestResult(
-                verdict, run.cpu_time, run.wall_time, run.peak_memory_kb, message[:_MESSAGE_CAP]
+                Verdict(verdict),
+                float(run.cpu_time),
+                float(run.wall_time),
+                int(run.peak_memory_kb),
+                clean_message(message),
             )
         )
     expected = 1 if problem.harness is Harness.ASSERTION else len(problem.tests)

@@ -92,7 +92,9 @@ def test_resume_rejects_other_options_and_torn_line(tmp_path):
     runner = CliRunner()
     assert runner.invoke(main, [*base, "--resume", "-q"]).exit_code == 0  # nothing to resume
     # A journal from a crash: one complete entry for q0 and a torn last line.
-    first = runner.invoke(main, [*base, "-q", "--json"])
+    refused = runner.invoke(main, [*base, "-q", "--json"])  # the output exists: --force
+    assert refused.exit_code == 1 and "--force" in refused.output
+    first = runner.invoke(main, [*base, "-q", "--json", "--force"])
     assert first.exit_code == 0
     result = json.loads(out.read_text())[0]["details"][0]
     from evaluator.formats import read_problems
