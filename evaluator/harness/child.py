@@ -190,11 +190,11 @@ def encode_strict(value: Any) -> str:
     Fast path: ``marshal`` accepts only exact built-in types, so when it takes the value the
     json module's C encoder (which would iterate a list subclass through its ``__iter__``)
     reads nothing but exact types."""
-    with _any_digits():
+    with _harness_room():
         try:
             marshal.dumps(value)
-        except ValueError:  # a subclass, NumPy, or something that is not data at all
-            value = plain.to_plain(value)
+        except ValueError:  # a subclass, NumPy, too deep for marshal, or not data at all
+            value = plain.to_plain(value, limit=DEEPEST)
         try:
             return _ENCODER.encode(value)
         except ValueError as exc:
@@ -211,16 +211,22 @@ def _not_plain(value: Any) -> Any:
 _ENCODER = json.JSONEncoder(allow_nan=True, separators=(",", ":"), default=_not_plain)
 
 
-class _any_digits:
-    """The harness's own int/str conversions (test arguments in, return values out) are not
-    the program's: no digit limit for them, whatever the environment sets."""
+DEEPEST = 1_000_000  # nesting the harness decodes and encodes (the main stack is 1 GiB)
+
+
+class _harness_room:
+    """The harness's own conversions (test arguments in, return values out) are not the
+    program's: no int/str digit limit and room for values nested up to :data:`DEEPEST`
+    levels, whatever the environment (or the program) set."""
 
     def __enter__(self) -> None:
-        self.limit = sys.get_int_max_str_digits()
+        self.digits, self.depth = sys.get_int_max_str_digits(), sys.getrecursionlimit()
         sys.set_int_max_str_digits(0)
+        sys.setrecursionlimit(max(self.depth, DEEPEST + 100))
 
     def __exit__(self, *exc_info: object) -> None:
-        sys.set_int_max_str_digits(self.limit)
+        sys.set_int_max_str_digits(self.digits)
+        sys.setrecursionlimit(self.depth)
 
 
 def run_script_test(
@@ -277,9 +283,9 @@ def run_test(
     try:
         if mode == "call":
             try:
-                with _any_digits():
+                with _harness_room():
                     args = [json.loads(line) for line in test_input.split("\n") if line.strip()]
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 return {"status": "bad_input", "exception": f"test input is not JSON: {exc}"}
             exec(program, namespace)
             value = _resolve(namespace, func_name or "")(*args)

@@ -17,9 +17,10 @@ _SCALARS = (type(None), bool, int, float, complex, str, bytes)
 _MAX_DEPTH = 10_000
 
 
-def to_plain(value: Any, _depth: int = 0) -> Any:
-    """``value`` as exact built-in types; ``TypeError`` for anything else (or a cycle)."""
-    if _depth > _MAX_DEPTH:
+def to_plain(value: Any, _depth: int = 0, limit: int = _MAX_DEPTH) -> Any:
+    """``value`` as exact built-in types; ``TypeError`` for anything else (or a cycle, or
+    nesting deeper than ``limit``)."""
+    if _depth > limit:
         raise TypeError("value nested too deeply (or a reference cycle)")
     kind = type(value)
     if kind in _SCALARS:
@@ -30,17 +31,18 @@ def to_plain(value: Any, _depth: int = 0) -> Any:
         if issubclass(kind, base):
             return _scalar_through(base, value)
     if issubclass(kind, list):
-        return [to_plain(item, deeper) for item in list.__iter__(value)]
+        return [to_plain(item, deeper, limit) for item in list.__iter__(value)]
     if issubclass(kind, tuple):
-        return tuple(to_plain(item, deeper) for item in tuple.__iter__(value))
+        return tuple(to_plain(item, deeper, limit) for item in tuple.__iter__(value))
     if issubclass(kind, dict):
-        return {_key(key, deeper): to_plain(item, deeper) for key, item in dict.items(value)}
+        items = dict.items(value)
+        return {_key(key, deeper, limit): to_plain(item, deeper, limit) for key, item in items}
     if issubclass(kind, frozenset):
-        return frozenset(_key(item, deeper) for item in frozenset.__iter__(value))
+        return frozenset(_key(item, deeper, limit) for item in frozenset.__iter__(value))
     if issubclass(kind, set):
-        return {_key(item, deeper) for item in set.__iter__(value)}
+        return {_key(item, deeper, limit) for item in set.__iter__(value)}
     if kind.__module__ == "numpy" and hasattr(kind, "tolist"):
-        return to_plain(value.tolist(), deeper)
+        return to_plain(value.tolist(), deeper, limit)
     raise TypeError(f"{kind.__qualname__} is not plain data")
 
 
@@ -57,8 +59,8 @@ def _scalar_through(base: type, value: Any) -> Any:
     return bytes.__bytes__(value)
 
 
-def _key(value: Any, depth: int) -> Any:
-    key = to_plain(value, depth)
+def _key(value: Any, depth: int, limit: int) -> Any:
+    key = to_plain(value, depth, limit)
     if isinstance(key, (list, dict, set)):
         raise TypeError("unhashable key")
     return key

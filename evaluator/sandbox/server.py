@@ -116,11 +116,8 @@ class Server:
         # A second template with the packages too slow to import in each child (NumPy),
         # forked by the first on the first job that imports one of them.
         self.heavy = config.get("heavy") or []
-        self.heavy_pattern = (
-            re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(n.encode()) for n in self.heavy))
-            if self.heavy
-            else None
-        )
+        names = "|".join(re.escape(name) for name in self.heavy)
+        self.heavy_pattern = re.compile(rf"\b(?:{names})\b") if self.heavy else None
         self.heavy_link: _socket.socket | None = None
         self.heavy_pid: int | None = None
         # Memfds kept between jobs (creating and closing seven per submission showed up in
@@ -145,7 +142,7 @@ class Server:
         remove_tree(self.tmp_root)
 
     def run_job(self, job: dict[str, Any]) -> None:
-        job["heavy"] = bool(self.heavy_pattern and self.heavy_pattern.search(job["code"].encode()))
+        job["heavy"] = bool(self.heavy_pattern and self.heavy_pattern.search(job["code"]))
         self._run_job(job)
 
     def _run_job(self, job: dict[str, Any]) -> None:
@@ -181,7 +178,7 @@ class Server:
                     header, out, err = (
                         {"status": "compile", "exception": "SyntaxError", "exit_code": 1},
                         b"",
-                        program.encode(),
+                        program.encode("utf-8", "backslashreplace"),
                     )
                 else:
                     header, out, err = self._run_test(job, fds, text)
@@ -549,7 +546,14 @@ def _brief(job: dict[str, Any], role: str, **extra: Any) -> dict[str, Any]:
 
 
 def _fill_input(fd: int, text: str) -> None:
-    fill(fd, text.encode("utf-8", "surrogateescape"))
+    # surrogateescape gives back the bytes an input decoded that way had; a lone surrogate
+    # of another kind (a "\ud800" escape in a problem file) has no UTF-8: written as CESU
+    # bytes, which the program reads as undecodable input rather than stopping the server.
+    try:
+        data = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        data = text.encode("utf-8", "surrogatepass")
+    fill(fd, data)
 
 
 def _with_output(header: dict[str, Any], fds: list[int], limits: dict[str, Any]):

@@ -236,7 +236,7 @@ class Template:
             self._run(brief)
         except BaseException as exc:  # noqa: BLE001 - sandbox set-up failed: say why on stderr
             try:
-                os.write(2, f"sandbox: {type(exc).__name__}: {exc}\n".encode())
+                os.write(2, f"sandbox: {type(exc).__name__}: {exc}\n".encode("utf-8", "replace"))
             except OSError:
                 pass
         finally:
