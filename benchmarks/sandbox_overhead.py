@@ -111,9 +111,13 @@ import psutil
 from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
 
 PROGRAM = "print(input())"
+PROGRAMS = {  # --program: the echo, or the echo after importing NumPy (issue 15's <= 5 ms/test)
+    "echo": PROGRAM,
+    "numpy": "import numpy\nprint(input())",
+}
 TIMEOUT_S = 6  # per test, as the sandbox's default CPU limit (a backstop: nothing should hit it)
 
-TARGET_TEST_CPU_MS = 4.0  # child per test
+TARGET_TEST_CPU_MS = 1.0  # issue 15: a child per test, overhead above the program
 TARGET_SUBMISSION_CPU_MS = 0.5  # child per submission, at 10 tests per submission
 TARGET_SUBMISSION_TESTS = 10
 TARGET_SPEEDUP = 5.0  # tests/second against the Process-per-submission baseline
@@ -549,36 +553,23 @@ def print_report(measures: dict[str, Measure], args: argparse.Namespace) -> dict
     def target(what: str, value: float, goal: str, ok: bool, note: str = "") -> None:
         targets.append({"target": what, "measured": value, "goal": goal, "met": ok, "note": note})
 
+    # Issue 15: a child per test at most 1.0 ms of CPU above the program's own (an echo's own
+    # CPU is a few microseconds: the whole CPU per test is the overhead).
     if "sandbox-test" in measures:
         value = measures["sandbox-test"].cpu_ms_per_test()
         target(
-            "child-per-test CPU ms/test",
+            "child-per-test overhead, CPU ms/test",
             value,
             f"<= {TARGET_TEST_CPU_MS}",
             value <= TARGET_TEST_CPU_MS,
         )
-    if "sandbox-submission" in measures:
-        value = measures["sandbox-submission"].cpu_ms_per_test()
-        note = (
-            ""
-            if args.tests == TARGET_SUBMISSION_TESTS
-            else f"target is stated at {TARGET_SUBMISSION_TESTS} tests/submission"
-        )
-        target(
-            f"child-per-submission CPU ms/test ({args.tests} tests/sub)",
-            value,
-            f"<= {TARGET_SUBMISSION_CPU_MS}",
-            value <= TARGET_SUBMISSION_CPU_MS,
-            note,
-        )
-    for name in ("sandbox-test", "sandbox-submission"):
-        if name in measures and "throughput_vs_B" in ratios[name]:
-            value = ratios[name]["throughput_vs_B"]
+    for name in ("sandbox-adaptive", "sandbox-submission"):
+        if name in measures:
             target(
-                f"{name} tests/s vs Process-per-submission",
-                value,
-                f">= {TARGET_SPEEDUP}x",
-                value >= TARGET_SPEEDUP,
+                f"{name} CPU ms/test ({args.tests} tests/sub; no goal, for the record)",
+                measures[name].cpu_ms_per_test(),
+                "-",
+                True,
             )
     if targets:
         print("\nTargets (from the issue):")
@@ -629,6 +620,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tests", type=int, default=10, help="tests per submission")
     parser.add_argument(
+        "--program",
+        choices=sorted(PROGRAMS),
+        default="echo",
+        help="the program every strategy runs (numpy: imports NumPy first)",
+    )
+    parser.add_argument(
         "--baseline-submissions",
         type=int,
         default=None,
@@ -662,6 +659,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
     args = parser.parse_args(argv)
+    global PROGRAM
+    PROGRAM = PROGRAMS[args.program]
     chosen = [name.strip() for name in args.strategies.split(",") if name.strip()]
     unknown = [name for name in chosen if name not in STRATEGIES]
     if unknown:
