@@ -568,7 +568,10 @@ def _with_frames(header: dict[str, Any], out: bytes, err: bytes, limits: dict[st
     end of its stderr (where the traceback is)."""
     header["stdout_truncated"] = len(out) >= limits["output_bytes"]
     header["stderr_truncated"] = len(err) > STDERR_KEEP
-    return header, out, err[-STDERR_KEEP:]
+    err = err[-STDERR_KEEP:]
+    if header.get("limit") is None and thread_ran_out_of_memory(err):
+        header["limit"] = "memory"
+    return header, out, err
 
 
 def _from_exit(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
@@ -607,8 +610,24 @@ def _batch_header(report, limits, start_wall):
         header.setdefault("exit_code", 0)
     header["wall_time"] = time.monotonic() - start_wall
     header["limit"] = _limit_from(header, limits)
+    if header["limit"] is None and thread_ran_out_of_memory(err):
+        header["limit"] = "memory"
     header["stdout_truncated"], header["stderr_truncated"] = bool(truncated[0]), bool(truncated[1])
     return header, out, err
+
+
+def thread_ran_out_of_memory(stderr: bytes) -> bool:
+    """Whether stderr holds a traceback that ends in ``MemoryError``: a thread (or the
+    ``threading`` machinery reporting it) ran out of memory. The program hit the memory limit,
+    as when its main thread does, though the process went on (with RLIMIT_DATA an allocation
+    over the limit fails instead of killing it)."""
+    at = stderr.find(b"Traceback (most recent call last):")
+    if at < 0:
+        return False
+    for line in stderr[at:].splitlines():
+        if line == b"MemoryError" or line.startswith(b"MemoryError: "):
+            return True
+    return False
 
 
 def _limit_from(header: dict[str, Any], limits: dict[str, Any]) -> str | None:

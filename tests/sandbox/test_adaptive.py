@@ -200,3 +200,21 @@ def test_issue_programs_are_judged_as_a_plain_run(pool, isolation, code, verdict
     grader = Grader(GradeOptions(time_limit=2.0, isolation=isolation), pool=pool)
     result = grader.grade(problem, code)
     assert result.verdict is verdict, result
+
+
+@pytest.mark.parametrize("isolation", list(Isolation))
+def test_memory_error_in_a_thread_is_the_memory_limit(pool, isolation):
+    """A thread that runs out of memory: the allocation over RLIMIT_DATA fails (MemoryError)
+    and the process goes on, but the program did exceed the limit, as a judge would kill it
+    for (found by benchmarks/plain_vs_sandbox.py on o1-mini's abc366_e)."""
+    code = (
+        "import threading\nprint(1)\n"
+        "def hog():\n    a = []\n    while True:\n        a.append([0] * 100000)\n"
+        "threading.Thread(target=hog).start()\n"
+    )
+    problem = Problem("hog", Harness.STDIN, [TestCase("", "1\n")])
+    options = GradeOptions(time_limit=10.0, memory_limit=256, isolation=isolation)
+    result = Grader(options, pool=pool).grade(problem, code)
+    assert result.verdict is Verdict.MLE, result
+    caught = "import threading\ndef f():\n    raise ValueError('no')\nt = threading.Thread(target=f)\nt.start()\nt.join()\nprint(1)\n"
+    assert Grader(options, pool=pool).grade(problem, caught).verdict is Verdict.AC
