@@ -8,8 +8,9 @@ limit ``--time-limit`` (default 1 s), ``--workers`` parallel workers for every s
 
 Strategies:
 
-``codereward-submission`` / ``codereward-test``
-    :class:`evaluator.CodeReward` with isolation ``submission`` (the RL default) or ``test``;
+``codereward-adaptive`` / ``codereward-submission`` / ``codereward-test``
+    :class:`evaluator.CodeReward` with isolation ``adaptive`` (the default), ``submission`` or
+    ``test``;
     its pool is warm before timing starts (as between the calls of a training run).
 ``subprocess-per-test`` (baseline a)
     a fresh ``python -I -c CODE`` per test (``subprocess.run`` with the test on stdin and a
@@ -250,7 +251,7 @@ def benchmark(args) -> int:
     tests, answers = make_mix(args.completions, args.tests)
     _, base_answers = make_mix(args.baseline_completions, args.tests)
     rows = []
-    for isolation in (Isolation.SUBMISSION, Isolation.TEST):
+    for isolation in (Isolation.ADAPTIVE, Isolation.SUBMISSION, Isolation.TEST):
         options = GradeOptions(time_limit=args.time_limit, isolation=isolation, early_exit=True)
         with CodeReward(options=options, workers=args.workers) as reward:
             reward(None, [answers[0][1]] * args.workers, tests=[tests] * args.workers)  # warm
@@ -279,7 +280,7 @@ def benchmark(args) -> int:
         print(_row_text(rows[-1]), flush=True)
     by_name = {row["strategy"]: row for row in rows}
     ratios = {}
-    for ours in ("codereward-submission", "codereward-test"):
+    for ours in ("codereward-adaptive", "codereward-submission", "codereward-test"):
         for base in ("subprocess-per-test", "process-manager"):
             ratios[f"{ours} / {base}"] = {
                 "mix": by_name[ours]["completions_per_s"] / by_name[base]["completions_per_s"],

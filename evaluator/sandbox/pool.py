@@ -27,7 +27,7 @@ from typing import Any
 from evaluator.sandbox.profile import Profile, load_profile
 from evaluator.sandbox.records import Job, JobResult, LimitHit, RunResult
 from evaluator.sandbox.reference import SERVER_ENV, plain_run
-from evaluator.sandbox.wire import FrameReader, write_frames
+from evaluator.sandbox.wire import STOP, FrameReader, write_frames
 
 OnResult = Callable[[int, RunResult], bool]
 """Called after each test with its index and result; return False to skip the rest."""
@@ -125,11 +125,14 @@ class _Worker:
         results of the tests before ``job``'s first); raises WorkerDied if the server goes."""
         wire = job.to_wire()
         wire["early_exit"] = on_result is not None
+        stopped = False
         try:
             write_frames(self.to_server, json.dumps(wire).encode())
             while True:
                 header = self.frames.read_frame()
                 if header is None:
+                    if stopped:  # nothing more was wanted of this job
+                        return
                     raise WorkerDied("fork server died")
                 fields = json.loads(header)
                 if fields.get("done"):
@@ -137,11 +140,13 @@ class _Worker:
                 stdout, stderr = self.frames.read_frame(), self.frames.read_frame()
                 if stdout is None or stderr is None:
                     raise WorkerDied("fork server died")
+                if stopped:  # the server ran ahead of the stop: that test was skipped
+                    continue
                 result = _run_result(fields, stdout, stderr)
                 results.append(result)
-                if on_result is not None:
-                    go_on = on_result(len(results) - 1, result)  # index within the whole job
-                    write_frames(self.to_server, b"1" if go_on else b"0")
+                if on_result is not None and not on_result(len(results) - 1, result):
+                    write_frames(self.to_server, STOP)  # the server stops at its next test
+                    stopped = True
         except (BrokenPipeError, ConnectionResetError) as exc:
             raise WorkerDied(f"fork server died: {exc}") from None
 

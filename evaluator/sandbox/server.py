@@ -12,7 +12,8 @@ test each (isolation ``test``) or a submission's tests one after another (``subm
 
 Protocol on the server's stdin/stdout, as :mod:`evaluator.sandbox.wire` frames:
 config JSON -> ``ready`` JSON; then per job: job JSON -> per test (header JSON, stdout bytes,
-stderr bytes) [-> ack ``1``/``0`` when the job asks for early exit] ... -> ``{"done": true}``.
+stderr bytes) ... -> ``{"done": true}``. With early exit the pool may send ``0`` (stop) at any
+time; the server never waits for it: it kills the test in flight and reports no more.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Any
 from evaluator.harness import child as harness
 from evaluator.sandbox import kernel, template
 from evaluator.sandbox.files import STDERR_KEEP, clear_dir, fill, read_output, remove_tree
-from evaluator.sandbox.wire import FrameReader, frames_end, write_frames
+from evaluator.sandbox.wire import STOP, FrameReader, frames_end, write_frames
 
 
 class TemplateGone(RuntimeError):
@@ -131,6 +132,8 @@ class Server:
     def serve(self) -> None:
         write_frames(self.resp_fd, json.dumps({"ready": True, **self.info}).encode())
         while (frame := self.requests.read_frame()) is not None:
+            if frame == STOP:  # for a job already done: it stopped on its own
+                continue
             self.run_job(json.loads(frame))
             if self._reap_orphans():  # a descendant outlived its child: it may hold memfds
                 self._drop_spare_memfds()
@@ -154,8 +157,6 @@ class Server:
                 header, out, err = self._run_split(job)
                 if header.get("status") != "unsplittable":
                     write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
-                    if job.get("early_exit"):
-                        self.requests.read_frame()  # the ack; there is no test after this one
                     write_frames(self.resp_fd, b'{"done": true}')
                     return
             # A syntax error, or tests that pass the candidate something that cannot cross
@@ -181,9 +182,12 @@ class Server:
                         program.encode("utf-8", "backslashreplace"),
                     )
                 else:
-                    header, out, err = self._run_test(job, fds, text)
+                    frames = self._run_test(job, fds, text)
+                    if frames is None:  # the pool asked to stop: this test is skipped
+                        break
+                    header, out, err = frames
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
-                if job.get("early_exit") and self.requests.read_frame() != b"1":
+                if job.get("early_exit") and self._stop_asked():
                     break
         finally:
             self._give_memfds(fds)
@@ -199,9 +203,13 @@ class Server:
         _fill_input(fds[0], text)  # stdout/stderr were emptied when last read
         child = self._spawn(_brief(job, "run", count=1), fds, heavy=job["heavy"])
         start_wall = time.monotonic()
-        report, limit = self._await_report(child, limits, start_wall, 0.0, until_exit=script)
+        report, limit = self._await_report(
+            child, limits, start_wall, 0.0, until_exit=script, stop=job.get("early_exit")
+        )
         wall = time.monotonic() - start_wall
         status, usage = self._finish(child, kill=True)
+        if limit == "stop":
+            return None
         header = _from_wait(report, status) if script else _from_exit(report, status)
         header["cpu_time"] = usage.ru_utime + usage.ru_stime
         header["peak_memory_kb"] = usage.ru_maxrss
@@ -233,7 +241,11 @@ class Server:
             os.write(child.ctrl_w, b"".join(i.to_bytes(4, "big") for i in range(len(ring))))
             for index in range(len(todo)):
                 start_cpu, start_wall = child.marks
-                report, limit = self._await_report(child, limits, start_wall, start_cpu, frames=3)
+                report, limit = self._await_report(
+                    child, limits, start_wall, start_cpu, frames=3, stop=job.get("early_exit")
+                )
+                if limit == "stop":  # the pool judged an earlier test failed: skip the rest
+                    return None
                 if report is None:  # killed or died mid-test: the kernel tells what happened
                     header, out, err = self._batch_loss(
                         child, fds, limits, limit, start_cpu, start_wall, job["mode"] == "stdin"
@@ -249,7 +261,7 @@ class Server:
                         _fill_input(ring[index % len(ring)], todo[after])
                         os.write(child.ctrl_w, after.to_bytes(4, "big"))
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
-                if job.get("early_exit") and self.requests.read_frame() != b"1":
+                if job.get("early_exit") and self._stop_asked():
                     return None
                 if child is None:
                     return first + index + 1
@@ -362,6 +374,15 @@ class Server:
             raise OSError(-pid, f"fork: {os.strerror(-pid)}")
         return pid
 
+    def _stop_asked(self) -> bool:
+        """Early exit: whether the pool asked to stop (it judged a test failed). Never waits
+        for it: the pool judges while the next test runs, and tests run after a stop are not
+        reported (the pool drops them as skipped)."""
+        if not self.requests.frame_waiting():
+            return False
+        frame = self.requests.read_frame()
+        return frame is None or frame == STOP  # None: the pool is gone, stop as well
+
     def _heavy_link(self) -> _socket.socket:
         """The heavy template's socket, started on first use: the first template forks it,
         so it never held a job either."""
@@ -394,18 +415,25 @@ class Server:
         partner=None,
         frames=1,
         until_exit=False,
+        stop=False,
     ):
         """Wait for the child's report on fd 3 (a JSON header, and with ``frames=3`` the
         test's stdout and stderr) while enforcing the CPU limit (the child's CPU clock,
         unforgeable; with ``partner``, the candidate of a split test, the two together) and
         the wall-clock backstop. Returns (report, limit hit). With ``until_exit``, waits
-        until the child has exited and returns its last report (None if it sent none)."""
+        until the child has exited and returns its last report (None if it sent none). With
+        ``stop`` (early exit), a stop from the pool kills the child: (None, "stop")."""
         cpu_limit = limits["cpu_time"]
         wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
         tick = min(0.1, max(0.01, cpu_limit / 10))
         poller = child.poller
         exited = False
         last = None
+        if stop:
+            if self._stop_asked():
+                self._kill(child, partner)
+                return None, "stop"
+            poller.register(self.requests.fd, select.POLLIN)
         while True:
             report = self._take_report(child, frames)
             if report is not None:
@@ -418,6 +446,11 @@ class Server:
                 self._kill(child, partner)
                 return last, "wall"
             events = dict(poller.poll(min(left, tick) * 1000))
+            if stop and self.requests.fd in events:
+                if self._stop_asked():
+                    self._kill(child, partner)
+                    return None, "stop"
+                events.pop(self.requests.fd)
             eof = False
             if child.status_r in events:
                 size = os.readv(child.status_r, [self.inbox])

@@ -7,9 +7,11 @@ caller."""
 from __future__ import annotations
 
 import os
+import select
 import struct
 
 _HEADER = struct.Struct(">I")
+STOP = b"0"  # the pool to a server mid-job, with early exit: run no test after this one
 
 
 def write_frames(fd: int, *payloads: bytes) -> None:
@@ -51,6 +53,14 @@ class FrameReader:
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.buffer = bytearray()
+
+    def frame_waiting(self) -> bool:
+        """Whether a whole frame can be read without blocking (what is buffered, or what a
+        zero-timeout poll of the fd finds; the other side writes each small frame at once)."""
+        if frames_end(self.buffer, 1) is not None:
+            return True
+        ready = select.select([self.fd], [], [], 0)[0]
+        return bool(ready)
 
     def read_frame(self) -> bytes | None:
         """The next frame, or None at end of file (the other side is gone)."""
