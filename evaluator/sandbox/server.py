@@ -512,8 +512,11 @@ class Server:
                 continue
             try:
                 os.killpg(child.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            except ProcessLookupError:  # no group yet: killed before its setsid()
+                try:
+                    os.kill(child.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
 
     def _finish(self, child: _Child, kill: bool) -> tuple[int, Any]:
         if kill:
