@@ -54,7 +54,7 @@ def main() -> None:
                 wrong = 0
                 for fd, text in zip(ring, inputs, strict=True):
                     os.dup2(fd, 0)
-                    harness.run_test(PROGRAM, program, "stdio", None, "", True)
+                    harness.run_script_test(PROGRAM, program, "continue")
                     got = os.pread(1, os.fstat(1).st_size, 0)
                     os.ftruncate(1, 0)
                     wrong += got != text.encode()
