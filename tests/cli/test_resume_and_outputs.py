@@ -45,6 +45,9 @@ def test_interrupted_run_resumes_and_grades_only_the_rest(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as a terminal delivers it, even when these tests run in the background
+        # (where SIGINT arrives ignored and Python then installs no handler for it).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -1,14 +1,16 @@
 """The reference run: ``python3 solution.py < input > output`` as a contest judge runs it.
 
 Same interpreter as the sandbox, the environment a sandbox child gets, a fresh directory as
-the working directory, stdin and stdout redirected to files, and the judge's limits that
-change behaviour rather than stop it: the sandbox's 1 GiB stack and no core dumps.
+the working directory, stdin and stdout redirected to files, default signal dispositions, and
+the judge's limits that change behaviour rather than stop it: the sandbox's 1 GiB stack and no
+core dumps.
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -55,6 +57,10 @@ def load_cases() -> list[Case]:
 
 
 def _judge_limits() -> None:
+    # A judge starts programs with default dispositions; a test run in the background would
+    # pass SIGINT ignored, and Python installs no KeyboardInterrupt handler for it then.
+    for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
     hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
     resource.setrlimit(resource.RLIMIT_STACK, (STACK, hard))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

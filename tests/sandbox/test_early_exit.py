@@ -13,10 +13,13 @@ from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
 def _children_cpu(pool: SandboxPool) -> float:
     """CPU seconds of the sandbox children the pool's servers have reaped so far."""
     total = 0.0
-    for server in psutil.Process().children():
-        if "evaluator.sandbox.server" in " ".join(server.cmdline()):
-            times = server.cpu_times()
-            total += times.children_user + times.children_system
+    for process in psutil.Process().children():
+        try:
+            if "evaluator.sandbox.server" in " ".join(process.cmdline()):
+                times = process.cpu_times()
+                total += times.children_user + times.children_system
+        except psutil.Error:  # another test's child, already a zombie
+            pass
     return total
 
 
