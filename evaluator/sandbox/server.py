@@ -33,8 +33,8 @@ import time
 from typing import Any
 
 from evaluator.harness import child as harness
-from evaluator.sandbox import kernel, template
-from evaluator.sandbox.files import STDERR_KEEP, clear_dir, fill, read_output, remove_tree
+from evaluator.sandbox import headers, kernel, template
+from evaluator.sandbox.files import clear_dir, fill, read_output, remove_tree
 from evaluator.sandbox.wire import STOP, FrameReader, frames_end, write_frames
 
 
@@ -210,12 +210,12 @@ class Server:
         status, usage = self._finish(child, kill=True)
         if limit == "stop":
             return None
-        header = _from_wait(report, status) if script else _from_exit(report, status)
+        header = headers.from_wait(report, status) if script else headers.from_exit(report, status)
         header["cpu_time"] = usage.ru_utime + usage.ru_stime
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = wall
-        header["limit"] = limit or _limit_from(header, limits)
-        return _with_output(header, fds, limits)
+        header["limit"] = limit or headers.limit_from(header, limits)
+        return headers.with_output(header, fds, limits)
 
     def _run_batch(self, job, fds) -> None:
         """Isolation ``submission``: one child runs the tests without waiting for the server
@@ -252,7 +252,7 @@ class Server:
                     )
                     child = None
                 else:
-                    header, out, err = _batch_header(report, limits, start_wall)
+                    header, out, err = headers.batch_header(report, limits, start_wall)
                     after = index + len(ring)
                     if header.get("changed"):  # adaptive: the child has stopped; go on fresh
                         self._finish(child, kill=False)
@@ -275,12 +275,12 @@ class Server:
         """A batch child that died or was killed mid-test: the kernel tells how, and the
         stdio memfds still hold what the test wrote (the child empties them per report)."""
         status, usage = self._finish(child, kill=True)
-        header = _from_wait(None, status) if script else _from_exit(None, status)
+        header = headers.from_wait(None, status) if script else headers.from_exit(None, status)
         header["cpu_time"] = max(0.0, usage.ru_utime + usage.ru_stime - start_cpu)
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = time.monotonic() - start_wall
-        header["limit"] = limit or _limit_from(header, limits)
-        return _with_output(header, fds, limits)
+        header["limit"] = limit or headers.limit_from(header, limits)
+        return headers.with_output(header, fds, limits)
 
     def _run_split(self, job):
         """An assertion test in two processes: the candidate serves calls, a second child runs
@@ -320,16 +320,16 @@ class Server:
         finally:
             self._give_memfds(own + theirs)
         if report is None or report.get("status") == "program_gone":  # the candidate's end tells
-            header = _from_exit(None, status)
+            header = headers.from_exit(None, status)
             if "exit_code" in header:
                 header["status"] = "exit"
         else:
-            header = _from_exit(report, status)
+            header = headers.from_exit(report, status)
         header["cpu_time"] = sum(u.ru_utime + u.ru_stime for u in (usage, judge_usage))
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = wall
-        header["limit"] = limit or _limit_from(header, limits)
-        return _with_frames(header, out, err, limits)
+        header["limit"] = limit or headers.limit_from(header, limits)
+        return headers.with_frames(header, out, err, limits)
 
     def _clean_run_dir(self) -> None:
         """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
@@ -590,94 +590,6 @@ def _fill_input(fd: int, text: str) -> None:
     except UnicodeEncodeError:
         data = text.encode("utf-8", "surrogatepass")
     fill(fd, data)
-
-
-def _with_output(header: dict[str, Any], fds: list[int], limits: dict[str, Any]):
-    """The header with what the test wrote on the stdio memfds (then emptied)."""
-    out = read_output(fds[1], limits["output_bytes"])
-    err = read_output(fds[2], limits["output_bytes"])
-    return _with_frames(header, out, err, limits)
-
-
-def _with_frames(header: dict[str, Any], out: bytes, err: bytes, limits: dict[str, Any]):
-    """The result frames of a test: its header with the truncation flags, its stdout and the
-    end of its stderr (where the traceback is)."""
-    header["stdout_truncated"] = len(out) >= limits["output_bytes"]
-    header["stderr_truncated"] = len(err) > STDERR_KEEP
-    err = err[-STDERR_KEEP:]
-    if header.get("limit") is None and thread_ran_out_of_memory(err):
-        header["limit"] = "memory"
-    return header, out, err
-
-
-def _from_exit(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
-    """The header of a child that ended: its report if it sent one, else how it died."""
-    header = dict(report) if report is not None else {"status": "lost"}
-    if report is None:
-        if os.WIFSIGNALED(status):
-            header["signal"] = os.WTERMSIG(status)
-        elif os.WIFEXITED(status):
-            header["exit_code"] = os.WEXITSTATUS(status)
-    if header.get("status") == "ok":
-        header.setdefault("exit_code", 0)
-    return header
-
-
-def _from_wait(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
-    """The header of a stdin test, from the exit status ``wait4`` gave (the program's own
-    word, as a judge takes it: ``os._exit(0)`` after complete output is a clean exit) and
-    the name of an uncaught exception from the child's report, when it sent one."""
-    if os.WIFSIGNALED(status):
-        return {"status": "lost", "signal": os.WTERMSIG(status)}
-    code = os.WEXITSTATUS(status)
-    extra = {k: report[k] for k in ("exception", "blocked") if report and k in report}
-    return harness.script_report(code, extra)
-
-
-def _batch_header(report, limits, start_wall):
-    """A batch child's report (header, stdout, stderr frames) as the pool's header. CPU time
-    and peak memory are the child's own measurements (the watchdog bounds the CPU time)."""
-    fields, out, err = report
-    header = dict(fields)
-    header["cpu_time"] = header.pop("cpu", 0.0)
-    header["peak_memory_kb"] = header.pop("maxrss", 0)
-    truncated = header.pop("truncated", (False, False))
-    if header.get("status") == "ok":
-        header.setdefault("exit_code", 0)
-    header["wall_time"] = time.monotonic() - start_wall
-    header["limit"] = _limit_from(header, limits)
-    if header["limit"] is None and thread_ran_out_of_memory(err):
-        header["limit"] = "memory"
-    header["stdout_truncated"], header["stderr_truncated"] = bool(truncated[0]), bool(truncated[1])
-    return header, out, err
-
-
-def thread_ran_out_of_memory(stderr: bytes) -> bool:
-    """Whether stderr holds a traceback that ends in ``MemoryError``: a thread (or the
-    ``threading`` machinery reporting it) ran out of memory. The program hit the memory limit,
-    as when its main thread does, though the process went on (with RLIMIT_DATA an allocation
-    over the limit fails instead of killing it)."""
-    at = stderr.find(b"Traceback (most recent call last):")
-    if at < 0:
-        return False
-    for line in stderr[at:].splitlines():
-        if line == b"MemoryError" or line.startswith(b"MemoryError: "):
-            return True
-    return False
-
-
-def _limit_from(header: dict[str, Any], limits: dict[str, Any]) -> str | None:
-    sig = header.get("signal")
-    if sig == signal.SIGXCPU or header["cpu_time"] > limits["cpu_time"]:
-        return "cpu"
-    if sig == signal.SIGXFSZ:
-        return "output"
-    if (
-        header.get("exception") == "MemoryError"
-        or header["peak_memory_kb"] >= limits["memory_mb"] << 10
-    ):
-        return "memory"
-    return None
 
 
 def _cpu(child: _Child, partner: _Child | None) -> float:
