@@ -20,11 +20,11 @@ from typing import Any
 
 from evaluator.harness import plain
 from evaluator.sandbox import interpreter, state
-from evaluator.sandbox.wire import read_frame, write_frames
+from evaluator.sandbox.wire import write_frames
 
 STATUS_FD = 3  # the child's report channel (length-prefixed JSON)
 SOURCE_NAME = interpreter.SCRIPT
-_TRACEBACK_FRAMES = 30  # the last frames only: a RecursionError at depth 1e6 is huge
+TRACEBACK_FRAMES = 30  # the last frames only: a RecursionError at depth 1e6 is huge
 
 # Audit events that mean the program tried something the sandbox refuses. When a test dies of
 # PermissionError/OSError right after one of them, it is reported as ``blocked``.
@@ -152,7 +152,7 @@ def compile_program(code: str, filename: str = SOURCE_NAME) -> types.CodeType | 
         return "".join(traceback.format_exception_only(type(exc), exc))
 
 
-def _fresh_stdio() -> tuple[Any, Any]:
+def fresh_stdio() -> tuple[Any, Any]:
     """New stdin/stdout/stderr objects over the real fds 0-2 for each test, made as a plain
     run makes them (no state, no buffered bytes carried over from a previous test)."""
     for fd in (0, 1, 2):
@@ -161,7 +161,7 @@ def _fresh_stdio() -> tuple[Any, Any]:
     return sys.stdout, sys.stderr
 
 
-def _fresh_main(code: str, preamble: bool) -> dict[str, Any]:
+def fresh_main(code: str, preamble: bool) -> dict[str, Any]:
     """A plain run's ``__main__`` (its namespace); with ``preamble``, LeetCode's names."""
     namespace = interpreter.new_main(code, interpreter.DIRECTORY)
     if preamble:
@@ -169,7 +169,7 @@ def _fresh_main(code: str, preamble: bool) -> dict[str, Any]:
     return namespace
 
 
-def _resolve(namespace: dict[str, Any], name: str) -> Any:
+def resolve(namespace: dict[str, Any], name: str) -> Any:
     """``class Solution``'s method on a fresh instance (LeetCode style), else a top-level
     function. Missing names raise inside the test, so they are the program's runtime error."""
     solution = namespace.get("Solution")
@@ -238,9 +238,9 @@ def run_script_test(
     ``policy``: ``final`` (the process ends after this test), ``adaptive`` (it ends after it
     if the program started a thread: those are joined as at interpreter exit) or
     ``continue`` (submission isolation: threads are joined and the process goes on)."""
-    _fresh_stdio()
+    fresh_stdio()
     _last_sensitive[0] = None
-    namespace = _fresh_main(code, False)
+    namespace = fresh_main(code, False)
     status, name, errno = interpreter.run_script(program, namespace)
     del namespace  # held only by sys.modules now, as in a plain run
     final = (
@@ -277,9 +277,9 @@ def run_test(
     """Run one call-based or assertion test in this (already confined) process and describe
     what happened."""
     report: dict[str, Any] = {"status": "ok"}
-    stdout, stderr = _fresh_stdio()
+    stdout, stderr = fresh_stdio()
     _last_sensitive[0] = None
-    namespace = _fresh_main(code, preamble and mode != "assertion")
+    namespace = fresh_main(code, preamble and mode != "assertion")
     try:
         if mode == "call":
             try:
@@ -288,7 +288,7 @@ def run_test(
             except (ValueError, RecursionError) as exc:
                 return {"status": "bad_input", "exception": f"test input is not JSON: {exc}"}
             exec(program, namespace)
-            value = _resolve(namespace, func_name or "")(*args)
+            value = resolve(namespace, func_name or "")(*args)
             try:
                 report["value"] = encode_strict(value)
             except (TypeError, RecursionError, ValueError) as exc:
@@ -298,7 +298,7 @@ def run_test(
             check = namespace.get("check")
             if not callable(check):
                 raise NameError("the tests define no check(candidate)")
-            check(_resolve(namespace, func_name or ""))
+            check(resolve(namespace, func_name or ""))
             report["checked"] = True  # only reached when every assert in check() passed
     except SystemExit as exc:
         report = {"status": "exit", "exit_code": interpreter.system_exit_status(exc)}
@@ -307,7 +307,7 @@ def run_test(
         if isinstance(exc, OSError) and exc.errno in (1, 13, 38) and _last_sensitive[0]:
             report["blocked"] = _last_sensitive[0]
         try:
-            traceback.print_exception(exc, limit=-_TRACEBACK_FRAMES, file=stderr)
+            traceback.print_exception(exc, limit=-TRACEBACK_FRAMES, file=stderr)
         except BaseException:  # noqa: BLE001
             pass
     interpreter.join_threads()
@@ -316,188 +316,6 @@ def run_test(
             stream.flush()
         except BaseException:  # noqa: BLE001 - a closed or replaced stream
             pass
-    return report
-
-
-# -- split assertion tests ----------------------------------------------------------------
-# The candidate and the problem's tests run in two sandboxed processes. The tests' process
-# calls ``check(candidate)`` with a proxy that sends the arguments as plain data to the
-# candidate's process and gets the return value back as plain data: the candidate never shares
-# an address space with the asserts or with the report channel that says they passed, so it
-# can neither forge that report nor hand the asserts an object whose ``__eq__`` lies.
-CALLS_IN_FD, CALLS_OUT_FD = 4, 5
-
-
-class ProgramGone(BaseException):
-    """The candidate's process ended (exit, crash or limit) before answering a call."""
-
-
-class CannotSplit(BaseException):
-    """The tests passed the candidate something that is not plain data (e.g. a lambda)."""
-
-
-def serve_calls(code: str, program: types.CodeType, func_name: str, preamble: bool) -> None:
-    """The candidate's side: run the program as ``__main__``, say whether it loaded, then
-    answer each call with ``("ok", value, args after the call)`` or ``("raise", type, text)``.
-    ``SystemExit`` ends the process with its status, as it would end an in-process test."""
-    stdout, stderr = _fresh_stdio()
-    namespace = _fresh_main(code, preamble)
-
-    def reply(frame: bytes) -> None:
-        _flush(stdout, stderr)  # the server kills this process once the tests have reported:
-        write_frames(CALLS_OUT_FD, frame)  # what it printed must be in the memfds by then
-
-    try:
-        try:
-            exec(program, namespace)
-            func = _resolve(namespace, func_name)
-            reply(plain.dumps(("ready",)))
-        except SystemExit:
-            raise
-        except BaseException as exc:  # noqa: BLE001 - the program's failure, the tests' to see
-            traceback.print_exception(exc, limit=-_TRACEBACK_FRAMES, file=stderr)
-            reply(plain.dumps(_raised(exc)))
-            return
-        while (request := read_frame(CALLS_IN_FD)) is not None:
-            args, kwargs = plain.loads(request)
-            reply(_call(func, args, kwargs))
-    except SystemExit as exc:
-        _flush(stdout, stderr)
-        os._exit(interpreter.system_exit_status(exc))
-    finally:
-        _flush(stdout, stderr)
-
-
-def _call(func: Any, args: list[Any], kwargs: dict[str, Any]) -> bytes:
-    try:
-        value = func(*args, **kwargs)
-    except SystemExit:
-        raise
-    except BaseException as exc:  # noqa: BLE001 - raised by the candidate: the tests may expect it
-        return plain.dumps(_raised(exc))
-    try:
-        return plain.dumps(("ok", plain.to_plain(value), _after(args)))
-    except (TypeError, ValueError, RecursionError) as exc:
-        return plain.dumps(("raise", "TypeError", f"return value is not plain data: {exc}"))
-
-
-def _after(args: list[Any]) -> Any:
-    """The arguments after the call (the tests may check an in-place change), when plain."""
-    try:
-        return plain.to_plain(args)
-    except (TypeError, ValueError, RecursionError):
-        return None
-
-
-def _raised(exc: BaseException) -> tuple[str, str, str]:
-    try:
-        text = str(exc)[:2000]
-    except BaseException:  # noqa: BLE001 - a broken __str__
-        text = ""
-    return ("raise", type(exc).__name__, text)
-
-
-def _flush(*streams: Any) -> None:
-    for stream in (sys.stdout, sys.stderr, *streams):
-        try:
-            stream.flush()
-        except BaseException:  # noqa: BLE001 - a closed or replaced stream
-            pass
-
-
-def _rebuild(name: str, text: str) -> Exception:
-    """The candidate's exception on the tests' side: the built-in class of that name (so
-    ``except ValueError`` in a test works), else a new ``Exception`` subclass named so."""
-    cls = getattr(builtins, name, None)
-    if not (isinstance(cls, type) and issubclass(cls, Exception)):
-        cls = type(name, (Exception,), {})
-    try:
-        return cls(text)
-    except BaseException:  # noqa: BLE001 - a class whose constructor wants other arguments
-        return type(name, (Exception,), {})(text)
-
-
-def _proxy(func_name: str, trouble: list[BaseException]) -> Any:
-    """The candidate as the tests see it. ``trouble`` keeps a lost program or an argument that
-    cannot cross, so a test that swallows every exception still cannot turn them into a pass."""
-
-    def candidate(*args: Any, **kwargs: Any) -> Any:
-        if trouble:
-            raise trouble[0]
-        try:
-            request = plain.dumps((list(args), kwargs))
-        except (TypeError, ValueError, RecursionError) as exc:
-            trouble.append(CannotSplit(str(exc)))
-            raise trouble[0] from None
-        try:
-            write_frames(CALLS_OUT_FD, request)
-            reply = read_frame(CALLS_IN_FD)
-        except OSError:
-            reply = None
-        if reply is None:
-            trouble.append(ProgramGone())
-            raise trouble[0]
-        answer = plain.loads(reply)
-        if answer[0] != "ok":
-            raise _rebuild(answer[1], answer[2])
-        _copy_back(args, answer[2])
-        return answer[1]
-
-    candidate.__name__ = candidate.__qualname__ = func_name
-    return candidate
-
-
-def _copy_back(args: tuple[Any, ...], after: Any) -> None:
-    if not isinstance(after, list) or len(after) != len(args):
-        return
-    for before, now in zip(args, after, strict=True):
-        if type(before) is list and type(now) is list:
-            before[:] = now
-        elif type(before) is dict and type(now) is dict:
-            before.clear()
-            before.update(now)
-
-
-def run_check(
-    support: types.CodeType | None, tests: types.CodeType, func_name: str
-) -> dict[str, Any]:
-    """The tests' side: run the problem's trusted code (``support``: e.g. the prompt's
-    helpers; then the tests), bind the entry point to the proxy and call ``check``. Only this
-    process can report ``checked``."""
-    stdout, stderr = _fresh_stdio()
-    namespace = _fresh_main("", False)
-    report: dict[str, Any] = {"status": "ok"}
-    trouble: list[BaseException] = []
-    try:
-        ready = read_frame(CALLS_IN_FD)
-        if ready is None:
-            raise ProgramGone
-        answer = plain.loads(ready)
-        if answer[0] != "ready":
-            raise _rebuild(answer[1], answer[2])
-        if support is not None:
-            exec(support, namespace)
-        exec(tests, namespace)
-        proxy = _proxy(func_name, trouble)
-        namespace[func_name] = proxy
-        check = namespace.get("check")
-        if not callable(check):
-            raise NameError("the tests define no check(candidate)")
-        check(proxy)
-        if trouble:
-            raise trouble[0]
-        report["checked"] = True
-    except ProgramGone:
-        report = {"status": "program_gone"}
-    except CannotSplit as exc:
-        report = {"status": "unsplittable", "exception": str(exc)}
-    except BaseException as exc:  # noqa: BLE001 - a failed assert, or the candidate's error
-        report = {"status": "exception", "exception": type(exc).__name__}
-        try:
-            traceback.print_exception(exc, limit=-_TRACEBACK_FRAMES, file=stderr)
-        except BaseException:  # noqa: BLE001
-            pass
-    _flush(stdout, stderr)
     return report
 
 

@@ -284,7 +284,7 @@ class Server:
 
     def _run_split(self, job):
         """An assertion test in two processes: the candidate serves calls, a second child runs
-        the problem's trusted code and ``check`` over plain data (see harness.run_check). The
+        the problem's trusted code and ``check`` over plain data (see harness.split.run_check). The
         candidate's brief holds only its own code: never the tests and their answers."""
         limits = job["limits"]
         tests = harness.compile_program(job["tests_code"], self.script)

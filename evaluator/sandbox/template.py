@@ -33,6 +33,7 @@ import traceback
 from typing import Any
 
 from evaluator.harness import child as harness
+from evaluator.harness import split
 from evaluator.sandbox import interpreter, kernel, reference, state
 from evaluator.sandbox.files import STDERR_KEEP, clear_dir, read_all, read_output
 
@@ -256,11 +257,11 @@ class Template:
         """Run what the brief says (its code objects were compiled by the server)."""
         role, func, pre = brief["role"], brief.get("func_name") or "", brief.get("preamble", True)
         if role == "check":
-            harness.send_report(harness.run_check(brief["support"], brief["tests"], func))
+            harness.send_report(split.run_check(brief["support"], brief["tests"], func))
             return
         code, program = brief["code"], brief["program"]
         if role == "serve":
-            harness.serve_calls(code, program, func, pre)
+            split.serve_calls(code, program, func, pre)
         elif role == "run" and brief["mode"] == "stdin":
             # The verdict comes from what the program wrote on fd 1 and the exit status the
             # server's wait4 sees; the report only names an uncaught exception.
