@@ -179,8 +179,8 @@ class Baseline:
         for name in ("last_type", "last_value", "last_traceback"):
             sys.__dict__.pop(name, None)
         random = sys.modules.get("random")
-        if random is not None:
-            random.seed()
+        if random is not None:  # 64 fresh bits: a fifth of seed()'s cost (2.5 KB of urandom)
+            random.seed(int.from_bytes(os.urandom(8), "big"))
         decimal = sys.modules.get("decimal")
         if decimal is not None:
             decimal.setcontext(decimal.DefaultContext.copy())
