@@ -22,7 +22,6 @@ from evaluator.harness import plain
 from evaluator.sandbox import interpreter, state
 from evaluator.sandbox.wire import write_frames
 
-STATUS_FD = 3  # the child's report channel (length-prefixed JSON)
 SOURCE_NAME = interpreter.SCRIPT
 TRACEBACK_FRAMES = 30  # the last frames only: a RecursionError at depth 1e6 is huge
 
@@ -326,19 +325,20 @@ def _unarmed(report: dict[str, Any]) -> None:
 _send = _unarmed
 
 
-def arm_reports(key: str) -> None:
-    """Bind the run's report key into the sender (a closure, not a global or a frame local,
-    so a program that walks frames or module globals for it does not find it)."""
+def arm_reports(key: str, fd: int) -> None:
+    """Bind the run's report key and channel (fd, length-prefixed JSON) into the sender (a
+    closure, not a global or a frame local, so a program that walks frames or module globals
+    for it does not find it)."""
     global _send
 
     def send(report: dict[str, Any], *data: bytes) -> None:
         report["key"] = key
-        write_frames(STATUS_FD, json.dumps(report, allow_nan=True).encode(), *data)
+        write_frames(fd, json.dumps(report, allow_nan=True).encode(), *data)
 
     _send = send
 
 
 def send_report(report: dict[str, Any], *data: bytes) -> None:
-    """Write one test's report on fd 3, signed with the run's key, and frames of ``data``
+    """Write one test's report on the report channel, signed with the run's key, and frames of ``data``
     after it (a batch child's stdout and stderr)."""
     _send(report, *data)

@@ -19,7 +19,7 @@ from evaluator.harness.child import TRACEBACK_FRAMES, fresh_main, fresh_stdio, r
 from evaluator.sandbox import interpreter
 from evaluator.sandbox.wire import read_frame, write_frames
 
-CALLS_IN_FD, CALLS_OUT_FD = 4, 5
+CALLS_IN_FD, CALLS_OUT_FD = -1, -1  # set by the child from its descriptor layout
 
 
 class ProgramGone(BaseException):

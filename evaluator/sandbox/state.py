@@ -293,17 +293,17 @@ STAT_FD: int | None = None
 AUDIT_HOOKS_ADDED = [False]  # set by the harness's audit hook: a program's hook sees later tests
 
 
-def open_proc_files() -> list[int]:
+def open_proc_files(place: Any) -> None:
     """Open ``/proc/self/statm`` and ``/proc/self/stat`` while the child can (Landlock
-    forbids /proc after confinement); the descriptors to keep."""
+    forbids /proc after confinement); ``place(fd)`` moves each where the harness keeps its
+    descriptors and says where."""
     global STATM_FD, STAT_FD
-    STATM_FD, STAT_FD = _open("/proc/self/statm"), _open("/proc/self/stat")
-    return [fd for fd in (STATM_FD, STAT_FD) if fd is not None]
+    STATM_FD, STAT_FD = _open("/proc/self/statm", place), _open("/proc/self/stat", place)
 
 
-def _open(path: str) -> int | None:
+def _open(path: str, place: Any) -> int | None:
     try:
-        return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        return place(os.open(path, os.O_RDONLY | os.O_CLOEXEC))
     except OSError:
         return None
 

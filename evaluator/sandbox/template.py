@@ -206,9 +206,12 @@ class Template:
     def _child(self, high: list[int]) -> None:
         """Set the child up from the received descriptors (already moved above its fixed
         layout) and run its brief. Never returns.
-        Layout: fds 0-2 stdin/stdout/stderr memfds, 3 reports; a batch adds 4 test indices,
-        5-7 spare copies of 0-2 (a test may close them), 8... the stdin ring; a split
-        assertion test adds 4 calls in, 5 calls out; the last one is the brief."""
+
+        Layout: fds 0-2 are the stdin/stdout/stderr memfds; the harness's own sit at the top
+        of the open-file range (:class:`Layout`), so the program's first ``open()`` gets fd 3
+        as in a plain run. In the order received: the report channel; a batch adds the test
+        indices, spare copies of 0-2 (a test may close them) and the stdin ring; a split
+        assertion test adds calls in and calls out; the last one is the brief."""
         code = 70
         try:
             os.setsid()  # own process group: the server kills the whole group
@@ -218,21 +221,25 @@ class Template:
                 # touches ~100 pages, each a copy-on-write fault
             if "random" in sys.modules:  # the fork skipped random's own reseed
                 sys.modules["random"].seed()
-            for target, fd in enumerate(high):
+            brief = marshal.loads(read_all(high[-1]))  # written by the server: trusted
+            layout = Layout(brief["limits"], len(high) - 4)
+            for target, fd in zip(layout.targets(), high[:-1], strict=True):
                 os.dup2(fd, target)  # dup2 clears close-on-exec on the copy
-            keep = len(high) - 1
-            brief = marshal.loads(read_all(keep))  # written by the server: trusted
-            for which, pair in _rlimits(brief["limits"], brief.get("count", 1)):
+            if brief["role"] == "batch":  # before confinement: /proc is not readable after it
+                state.open_proc_files(layout.move)
+            for which, pair in _rlimits(brief["limits"], brief.get("count", 1), layout.files):
                 resource.setrlimit(which, pair)
             environment = brief.get("environment") or {}
             if "recursion_limit" in environment:
                 sys.setrecursionlimit(int(environment["recursion_limit"]))
             if "int_max_str_digits" in environment:
                 sys.set_int_max_str_digits(int(environment["int_max_str_digits"]))
-            harness.arm_reports(brief.pop("key"))
-            kept = state.open_proc_files() if brief["role"] == "batch" else []
+            harness.arm_reports(brief.pop("key"), layout.reports)
+            split.CALLS_IN_FD, split.CALLS_OUT_FD = layout.at(1), layout.at(2)
             self._confine()
-            _close_from(keep, kept)  # the brief, the socket, the ruleset, the copies
+            os.closerange(3, layout.lowest)  # the template's own, the brief, the socket...
+            os.closerange(layout.top + 1, 1 << 16)  # ... the received copies, the ruleset
+            self.layout = layout
             code = 0
             self._run(brief)
         except BaseException as exc:  # noqa: BLE001 - sandbox set-up failed: say why on stderr
@@ -279,8 +286,8 @@ class Template:
             self._run_tests(brief, program)
 
     def _run_tests(self, brief: dict[str, Any], program: Any) -> None:
-        """A batch child's loop: the server sends each test's index on fd 4 once its input is
-        in ring slot ``8 + index % ring``; the report carries the test's output and its CPU
+        """A batch child's loop: the server sends each test's index once its input is in ring
+        slot ``index % ring``; the report carries the test's output and its CPU
         time and peak memory as this process measures them. Adaptive isolation: the child
         stops after a test that changed the interpreter's global state (the report says
         what), and the server runs the rest in a fresh child."""
@@ -293,13 +300,15 @@ class Template:
         limit, ring, last = brief["limits"]["output_bytes"], brief["ring"], brief["count"] - 1
         adaptive = brief.get("isolation") == "adaptive"
         baseline = state.Baseline(self.snapshot, adaptive)
-        while len(raw := os.read(4, 4)) == 4:
+        fds = self.layout
+        ctrl, spares, ring_at = fds.at(1), (fds.at(2), fds.at(3), fds.at(4)), fds.at(5)
+        while len(raw := os.read(ctrl, 4)) == 4:
             index = int.from_bytes(raw, "big")
             if index:
                 clear_dir(self.run_dir)
-            os.dup2(8 + index % ring, 0)
-            os.dup2(6, 1)  # 5-7 hold spare copies of the stdio memfds (a test may close 1, 2)
-            os.dup2(7, 2)
+            os.dup2(ring_at - index % ring, 0)
+            os.dup2(spares[1], 1)  # spare copies of the stdio memfds (a test may close 1, 2)
+            os.dup2(spares[2], 2)
             baseline.reset()
             text = _read_input() if mode == "call" else ""
             before = resource.getrusage(resource.RUSAGE_SELF)
@@ -322,7 +331,7 @@ class Template:
                 if changed is not None:
                     report["changed"], final = changed, True
             try:
-                out, err = read_output(6, limit), read_output(7, limit)
+                out, err = read_output(spares[1], limit), read_output(spares[2], limit)
                 report["truncated"] = [len(out) >= limit, len(err) > STDERR_KEEP]
                 harness.send_report(report, out, err[-STDERR_KEEP:])
             except OSError:  # the program closed the harness's descriptors: this child ends,
@@ -372,15 +381,6 @@ def _preload(names: list[str]) -> None:
             pass
 
 
-def _close_from(first: int, kept: list[int]) -> None:
-    """Close every descriptor from ``first`` on but those in ``kept``."""
-    for fd in sorted(kept):
-        if fd >= first:
-            os.closerange(first, fd)
-            first = fd + 1
-    os.closerange(first, 1 << 16)
-
-
 def _received_fds(ancillary: list[tuple[int, int, bytes]]) -> list[int]:
     fds = array.array("i")
     for level, kind, data in ancillary:
@@ -389,13 +389,45 @@ def _received_fds(ancillary: list[tuple[int, int, bytes]]) -> list[int]:
     return fds.tolist()
 
 
-def _rlimits(limits: dict[str, Any], tests: int) -> list[tuple[int, tuple[int, int]]]:
+class Layout:
+    """Where a child's harness descriptors go: the top of its open-file range, above the
+    ``open_files`` the program may use (fds 3 upwards, as in a plain run). ``at(k)`` is the
+    k-th harness descriptor in the order the server sends them (0: the report channel)."""
+
+    def __init__(self, limits: dict[str, Any], harness_fds: int) -> None:
+        # below _HIGH_FD, where the template parks what it receives before the moves
+        program = min(max(int(limits["open_files"]), 16), _HIGH_FD - 8 - harness_fds)
+        # the harness's, plus two for /proc/self/stat{,m} in a batch child
+        self.count = harness_fds + 2
+        self.files = 3 + program + self.count  # the child's RLIMIT_NOFILE
+        self.top = self.files - 1
+        self.reports = self.top
+        self.lowest = self.top - self.count + 1
+        self.spare = self.lowest  # the next free one for move(), counting up
+
+    def at(self, k: int) -> int:
+        return self.top - k
+
+    def targets(self) -> list[int]:
+        return [0, 1, 2] + [self.at(k) for k in range(self.count - 2)]
+
+    def move(self, fd: int) -> int:
+        """``fd`` (opened where the kernel put it) moved into the harness's range, below
+        the received ones (at most two: /proc/self/stat and statm)."""
+        target = self.spare
+        self.spare += 1
+        os.dup2(fd, target, inheritable=False)
+        os.close(fd)
+        return target
+
+
+def _rlimits(limits: dict[str, Any], tests: int, files: int) -> list[tuple[int, tuple[int, int]]]:
     """A child's resource limits: CPU for all its tests plus a second (the server's watchdog
-    enforces each test's own), memory, output size, open files, no core dumps."""
+    enforces each test's own), memory, output size, open files (``files``: the program's
+    and the harness's), no core dumps."""
     cpu = math.ceil(limits["cpu_time"] * tests) + 1
     memory = limits["memory_mb"] << 20
     size = limits["output_bytes"]
-    files = max(int(limits["open_files"]), 16)
     return [
         (resource.RLIMIT_CPU, (cpu, cpu + 1)),
         (resource.RLIMIT_DATA, (memory, memory)),

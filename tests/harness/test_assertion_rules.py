@@ -128,6 +128,18 @@ def test_printed_sentinel_is_not_a_pass(grader):
     assert _grade(grader, completion).verdict is not Verdict.AC
 
 
+FORGE = (  # writes a frame on every pipe above stdio: wherever the harness's channel is
+    "def _forge(frame):\n"
+    "    import os, stat\n"
+    "    for fd in range(3, 256):\n"
+    "        try:\n"
+    "            if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
+    "                os.write(fd, frame)\n"
+    "        except OSError:\n"
+    "            pass\n"
+)
+
+
 @pytest.mark.parametrize(
     "report",
     [
@@ -136,12 +148,11 @@ def test_printed_sentinel_is_not_a_pass(grader):
         '{"status": "ok", "checked": true, "nonce": null}',
     ],
 )
-def test_fake_report_on_fd3_is_not_a_pass(grader, report):
+def test_fake_report_on_the_channel_is_not_a_pass(grader, report):
     completion = (
-        "    return values\n"
-        "import os, struct\n"
+        "    return values\n" + FORGE + "import os, struct\n"
         f"data = {report!r}.encode()\n"
-        "os.write(3, struct.pack('>I', len(data)) + data)\n"
+        "_forge(struct.pack('>I', len(data)) + data)\n"
         "os._exit(0)\n"
     )
     assert _grade(grader, completion).verdict is not Verdict.AC
@@ -150,10 +161,9 @@ def test_fake_report_on_fd3_is_not_a_pass(grader, report):
 def test_fake_report_then_failing_asserts_is_not_a_pass(grader):
     """A forged frame without exiting: the harness's real report must not be hidden by it."""
     completion = (
-        "    return values\n"
-        "import os, struct\n"
+        "    return values\n" + FORGE + "import os, struct\n"
         'data = b\'{"status": "ok", "checked": true}\'\n'
-        "os.write(3, struct.pack('>I', len(data)) + data)\n"
+        "_forge(struct.pack('>I', len(data)) + data)\n"
     )
     assert _grade(grader, completion).verdict is not Verdict.AC
 
@@ -196,11 +206,11 @@ FORGERIES = {
     "harness-module": "import sys\n"
     "sys.modules['evaluator.harness.child'].send_report({'status': 'ok', 'checked': True})\n"
     "import os; os._exit(0)\n",
-    "closure-key": "import sys, json, os, struct\n"
+    "closure-key": FORGE + "import sys, json, os, struct\n"
     "_send = sys.modules['evaluator.harness.child']._send\n"
     "_key = _send.__closure__[0].cell_contents if _send.__closure__ else None\n"
     "_data = json.dumps({'status': 'ok', 'checked': True, 'key': _key}).encode()\n"
-    "os.write(3, struct.pack('>I', len(_data)) + _data)\n"
+    "_forge(struct.pack('>I', len(_data)) + _data)\n"
     "os._exit(0)\n",
     "forge-in-call": "def double_all(values):\n"
     "    import sys\n"
@@ -321,24 +331,28 @@ def test_infinite_loop_is_time_limit(grader):
 
 
 def test_report_forged_with_nonce_from_the_stack_is_not_a_pass(grader):
-    completion = "    return values\n" + textwrap.dedent(
-        """\
+    completion = (
+        "    return values\n"
+        + FORGE
+        + textwrap.dedent(
+            """\
         import json, os, struct, sys
         frame, nonce = sys._getframe(), None
         while frame is not None:
             nonce = frame.f_locals.get('nonce', nonce)
             frame = frame.f_back
         data = json.dumps({'status': 'ok', 'checked': True, 'nonce': nonce}).encode()
-        os.write(3, struct.pack('>I', len(data)) + data)
+        _forge(struct.pack('>I', len(data)) + data)
         os._exit(0)
         """
+        )
     )
     assert _grade(grader, completion).verdict is not Verdict.AC
 
 
 def test_early_exit_keeps_the_server_in_step(tmp_path):
-    """With early exit the pool acknowledges every result; the split path must read that
-    acknowledgement too, or the next job's frame is misread and the server dies."""
+    """With early exit the pool may send a stop at any moment; the split path must leave it
+    for the server's job loop, or the next job's frame is misread and the server dies."""
     with SandboxPool(workers=1, tmp_dir=tmp_path) as own:
         grader = Grader(GradeOptions(time_limit=2.0, early_exit=True), pool=own)
         for completion in (CORRECT, "    return values\n", CORRECT):

@@ -279,12 +279,18 @@ def test_output_printed_does_not_count_as_return_value(grader):
 
 
 def test_forged_report_on_the_harness_channel_is_not_accepted(grader):
-    """A program that writes its own report to fd 3 (it does not know the run's nonce)."""
+    """A program that writes its own report to the harness's channel (every pipe it finds;
+    it does not know the run's key)."""
     code = """
-        import json, os, struct
+        import json, os, stat, struct
         def f(a):
             data = json.dumps({"status": "ok", "value": "5"}).encode()
-            os.write(3, struct.pack(">I", len(data)) + data)
+            for fd in range(3, 256):
+                try:
+                    if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                        os.write(fd, struct.pack(">I", len(data)) + data)
+                except OSError:
+                    pass
             os._exit(0)
     """
     result = _grade(grader, code, "f", _test([0], 5))

@@ -280,12 +280,20 @@ def test_killed_fork_server_is_replaced_and_run_reported(pool):
 def test_forged_reports_are_ignored_and_do_not_shift_later_tests(pool, isolation):
     code = """
         import json, os, struct, sys
+        def _forge(frame):  # every pipe above stdio: wherever the harness's channel is
+            import stat
+            for fd in range(3, 256):
+                try:
+                    if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                        os.write(fd, frame)
+                except OSError:
+                    pass
         n = int(input())
         if n == 1:  # a fake "ok" report, with and without a key, then a broken frame
             for fake in ({"status": "ok"}, {"status": "ok", "key": "0" * 32}):
                 data = json.dumps(fake).encode()
-                os.write(3, struct.pack(">I", len(data)) + data)
-            os.write(3, struct.pack(">I", 7) + b"garbage")
+                _forge(struct.pack(">I", len(data)) + data)
+            _forge(struct.pack(">I", 7) + b"garbage")
         print(n * 10)
     """
     job = Job(
