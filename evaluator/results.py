@@ -72,6 +72,8 @@ def result_from_dict(data: Mapping[str, Any], problem_id: str) -> GradeResult:
             float(t.get("wall_time", 0.0)),
             int(t.get("peak_memory_kb", 0)),
             str(t.get("message", "")),
+            str(t.get("stdout", "")),
+            str(t.get("stderr", "")),
         )
         for t in data.get("tests", [])
     ]

@@ -108,12 +108,13 @@ def _problem_from_wire(record: dict[str, Any]) -> Problem:
         )
 
 
-_Wire = tuple[str, str, str, list[tuple[str, float, float, int, str]]]
+_Wire = tuple[str, str, str, list[tuple[str, float, float, int, str, str, str]]]
 
 
 def _result_to_wire(result: GradeResult) -> _Wire:
     tests = [
-        (str(t.verdict), t.cpu_time, t.wall_time, t.peak_memory_kb, t.message) for t in result.tests
+        (str(t.verdict), t.cpu_time, t.wall_time, t.peak_memory_kb, t.message, t.stdout, t.stderr)
+        for t in result.tests
     ]
     return (result.problem_id, str(result.verdict), result.message, tests)
 
@@ -123,7 +124,7 @@ def _result_from_wire(data: _Wire) -> GradeResult:
     return GradeResult(
         problem_id,
         Verdict(verdict),
-        [TestResult(Verdict(v), cpu, wall, mem, msg) for v, cpu, wall, mem, msg in tests],
+        [TestResult(Verdict(v), *rest) for v, *rest in tests],
         message,
     )
 

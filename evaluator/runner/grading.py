@@ -22,6 +22,7 @@ machinery itself (a sandbox pool that cannot start workers, a closed pool) is ra
 
 from __future__ import annotations
 
+import re
 import threading
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -52,6 +53,8 @@ from evaluator.sandbox.environments import environment_for
 from evaluator.sandbox.pool import WorkerDied
 
 _MESSAGE_CAP = 300
+_EXCERPT_CAP = 200  # characters of a failing test's stdout and stderr kept in its result
+_RUN_DIR = re.compile(r"(?:[^\s\"']*/)?mcsbx-\w+/run/")  # a worker's run directory (pool.py)
 
 
 def clean_message(message: object, limit: int = _MESSAGE_CAP) -> str:
@@ -62,6 +65,19 @@ def clean_message(message: object, limit: int = _MESSAGE_CAP) -> str:
     text = text[:limit]
     if not text.isascii():
         text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def excerpt(data: bytes, *, tail: bool = False, limit: int = _EXCERPT_CAP) -> str:
+    """At most ``limit`` characters of a program's output stream, undecodable bytes escaped
+    (``\\xff``): its start, or with ``tail`` its end; ``…`` marks where it was cut. Only
+    ``4 * limit`` bytes are decoded, whatever the stream's size. The sandbox's own directory
+    is left out of paths (``File "solution.py"``, as a run in the program's folder says), so
+    the same program gives the same excerpt on every worker and machine."""
+    part = bytes(data[-4 * limit :] if tail else data[: 4 * limit])
+    text = _RUN_DIR.sub("", part.decode("utf-8", "backslashreplace"))
+    if len(text) > limit or len(part) < len(data):
+        return "…" + text[-(limit - 1) :] if tail else text[: limit - 1] + "…"
     return text
 
 
@@ -93,7 +109,9 @@ def is_machinery_failure(exc: BaseException) -> bool:
 
 @dataclass(slots=True)
 class TestResult:
-    """One test's verdict, resources, and for a failure the first difference or the error."""
+    """One test's verdict, resources, and for a failure the first difference or the error.
+    The first failing test of a program also keeps excerpts of what the program wrote:
+    ``stdout`` (its start) and ``stderr`` (its end, where a traceback ends)."""
 
     __test__ = False  # not a pytest class
 
@@ -102,6 +120,8 @@ class TestResult:
     wall_time: float = 0.0
     peak_memory_kb: int = 0
     message: str = ""
+    stdout: str = ""
+    stderr: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -112,6 +132,10 @@ class TestResult:
         }
         if self.message:
             data["message"] = clean_message(self.message)
+        if self.stdout:
+            data["stdout"] = clean_message(self.stdout, _EXCERPT_CAP + 1)
+        if self.stderr:
+            data["stderr"] = clean_message(self.stderr, _EXCERPT_CAP + 1)
         return data
 
 
@@ -485,17 +509,20 @@ def _when_all(
 def _collect(problem: Problem, job: JobResult, verdicts: dict[int, Outcome]) -> GradeResult:
     """The result once every run has its verdict in ``verdicts``."""
     tests: list[TestResult] = []
+    excerpted = False
     for index, run in enumerate(job.runs):
         verdict, message = verdicts[index]
-        tests.append(
-            TestResult(
-                Verdict(verdict),
-                float(run.cpu_time),
-                float(run.wall_time),
-                int(run.peak_memory_kb),
-                clean_message(message),
-            )
+        test = TestResult(
+            Verdict(verdict),
+            float(run.cpu_time),
+            float(run.wall_time),
+            int(run.peak_memory_kb),
+            clean_message(message),
         )
+        if test.verdict is not Verdict.AC and not excerpted:  # the first failure only
+            test.stdout, test.stderr = excerpt(run.stdout), excerpt(run.stderr, tail=True)
+            excerpted = True
+        tests.append(test)
     expected = 1 if problem.harness is Harness.ASSERTION else len(problem.tests)
     tests += [TestResult(Verdict.SKIPPED) for _ in range(expected - len(tests))]
     failed = next((t for t in tests if t.verdict is not Verdict.AC), None)

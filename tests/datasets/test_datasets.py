@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evaluator.dataset_cli import dataset
+from evaluator.cli.dataset import dataset
 from evaluator.datasets.check import calibrated_limit, check_entries, strength
 from evaluator.datasets.convert import (
     Skipped,

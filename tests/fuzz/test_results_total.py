@@ -12,7 +12,7 @@ from fuzz_inputs import ANY_TEXT, JSON_VALUES, same_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaluator.cli import _group_name, _print_table
+from evaluator.cli.tables import print_table
 from evaluator.formats import write_lcb_results
 from evaluator.formats.records import dumps_json
 from evaluator.problem import Harness, Problem, TestCase, Verdict
@@ -26,6 +26,7 @@ from evaluator.results import (
 )
 from evaluator.runner import GradeResult
 from evaluator.runner.grading import TestResult, clean_message
+from evaluator.summary import group_name
 
 MESSAGES = st.one_of(ANY_TEXT, st.just("\x00" * 400), st.just("\ud800" * 400))
 RESULTS = st.builds(
@@ -139,7 +140,7 @@ def test_fingerprints_take_any_problem(problem_id, judge, texts, program):
     )
 )
 def test_summary_table_prints_any_group_names(names):
-    groups = {_group_name(name): {"problems": 1, "pass@1": 50.0} for name in names}
+    groups = {group_name(name): {"problems": 1, "pass@1": 50.0} for name in names}
     summary = {
         "problems": len(names),
         "samples": len(names),
@@ -150,7 +151,7 @@ def test_summary_table_prints_any_group_names(names):
         "bad_problems": [{"id": "\ud800", "samples": 1, "error": "x\ud800\x00" * 200}],
     }
     with CliRunner().isolation() as (out, *_):
-        _print_table(summary)
+        print_table(summary)
     text = out.getvalue().decode("utf-8")  # strict: nothing unencodable was printed
     assert all(len(line) <= 400 for line in text.splitlines())
     assert "1 problem(s) could not be decoded" in text

@@ -1,0 +1,55 @@
+"""``mcevaluate``: grade model outputs on LiveCodeBench, HumanEval/EvalPlus and our problem sets,
+and look at the results.
+
+One module per command group, so that a command's code is in one place:
+
+* :mod:`.grading`: ``grade``, ``demo``, ``lcb``; their shared options in :mod:`.options`, the
+  run (journal, parallel grading, interruptions) in :mod:`.run`, what a run writes in
+  :mod:`.outputs`, the checks of where it writes in :mod:`.paths`;
+* :mod:`.generate`: ``generate`` (samples from a local model);
+* :mod:`.dataset`: ``dataset convert|check|strength|filter``;
+* :mod:`.report`: ``report`` (a run as one HTML page) and ``compare`` (two runs, paired);
+* :mod:`.tables`: the tables printed on the terminal.
+
+Examples::
+
+    mcevaluate demo
+    mcevaluate grade --problems problems.jsonl --samples samples.jsonl --output results.json
+    mcevaluate grade --problems HumanEval.jsonl.gz --samples samples.jsonl -o samples_results.jsonl
+    mcevaluate lcb --samples samples.jsonl --release v6 --output results.json --resume
+    mcevaluate report results.json --summary summary.json -o report.html
+    mcevaluate compare a.json b.json -o compare.html
+"""
+
+from __future__ import annotations
+
+import click
+
+from evaluator.cli.dataset import dataset
+from evaluator.cli.generate import generate
+from evaluator.cli.grading import demo, grade, lcb
+from evaluator.cli.report import compare, report
+
+__all__ = ["main"]
+
+_MAIN_HELP = """MicroCoder-Evaluator: grade LLM-written programs fast, safely and exactly.
+
+\b
+Examples:
+  mcevaluate demo
+  mcevaluate grade --problems problems.jsonl --samples samples.jsonl -o results.json
+  mcevaluate lcb --samples samples.jsonl --release v6 -o results.json
+  mcevaluate report results.json -o report.html
+  mcevaluate compare a.json b.json -o compare.html
+  mcevaluate grade --help
+"""
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, help=_MAIN_HELP)
+@click.version_option(package_name="microcoder")
+def main() -> None:
+    pass
+
+
+for _command in (grade, demo, generate, lcb, dataset, report, compare):
+    main.add_command(_command)

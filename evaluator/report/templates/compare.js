@@ -1,0 +1,69 @@
+/* The comparison's per-problem table: both runs' pass@1 per problem, filters, sorting. */
+"use strict";
+
+(function () {
+  var data = JSON.parse(document.getElementById("compare-data").textContent);
+  var rows = data.problems.map(function (p) {
+    var a = p[3] / p[4], b = p[5] / p[6];
+    var outcome = p[3] && p[5] ? "both" : p[3] ? "a" : p[5] ? "b" : "neither";
+    return { id: p[0], difficulty: p[1], platform: p[2], aPassed: p[3], aSamples: p[4],
+      bPassed: p[5], bSamples: p[6], a: a, b: b, diff: b - a, outcome: outcome };
+  });
+  var outcomeNames = { both: "both solve", a: "A only", b: "B only", neither: "neither" };
+
+  function signed(value) {
+    var text = (100 * value).toFixed(1);
+    return (value > 0 ? "+" : "") + text + " pp";
+  }
+
+  var columns = [
+    { sort: function (r) { return r.id; }, cell: function (r, td) { textCell(td, r.id, "c-id"); } },
+    { sort: function (r) { return r.difficulty; },
+      cell: function (r, td) { textCell(td, r.difficulty, "c-difficulty"); } },
+    { sort: function (r) { return r.platform; },
+      cell: function (r, td) { textCell(td, r.platform, "c-platform"); } },
+    { sort: function (r) { return r.a; }, cell: function (r, td) {
+      textCell(td, percent(r.a) + " (" + r.aPassed + "/" + r.aSamples + ")", "num c-a"); } },
+    { sort: function (r) { return r.b; }, cell: function (r, td) {
+      textCell(td, percent(r.b) + " (" + r.bPassed + "/" + r.bSamples + ")", "num c-b"); } },
+    { sort: function (r) { return r.diff; }, cell: function (r, td) {
+      textCell(td, signed(r.diff), "num c-diff " + (r.diff > 0 ? "pos" : r.diff < 0 ? "neg" : ""));
+    } },
+    { sort: function (r) { return r.outcome; },
+      cell: function (r, td) { textCell(td, outcomeNames[r.outcome], "c-outcome"); } }
+  ];
+
+  var element = function (id) { return document.getElementById(id); };
+  var table = new PagedTable({
+    table: element("pairs"), rows: rows, columns: columns, pageSize: data.pageSize,
+    key: function (r) { return r.id; }, count: element("shown-count"),
+    prev: element("page-prev"), next: element("page-next"), info: element("page-info")
+  });
+
+  fillSelect(element("filter-outcome"), ["", "a", "b", "both", "neither", "differs"],
+    ["any outcome", "solved by A only", "solved by B only", "solved by both", "solved by neither",
+      "pass@1 differs"]);
+  fillSelect(element("filter-difficulty"), [""].concat(data.groups.difficulty),
+    ["any difficulty"].concat(data.groups.difficulty));
+  fillSelect(element("filter-platform"), [""].concat(data.groups.platform),
+    ["any platform"].concat(data.groups.platform));
+
+  function apply() {
+    var outcome = element("filter-outcome").value, difficulty = element("filter-difficulty").value;
+    var platform = element("filter-platform").value;
+    var text = element("filter-id").value.trim().toLowerCase();
+    table.setFilter(function (r) {
+      if (outcome === "differs" ? r.diff === 0 : outcome && r.outcome !== outcome) return false;
+      if (difficulty && r.difficulty !== difficulty) return false;
+      if (platform && r.platform !== platform) return false;
+      return !text || r.id.toLowerCase().indexOf(text) >= 0;
+    });
+  }
+
+  ["filter-outcome", "filter-difficulty", "filter-platform"].forEach(function (id) {
+    element(id).addEventListener("change", apply);
+  });
+  element("filter-id").addEventListener("input", apply);
+  table.update();
+  document.body.dataset.ready = String(Math.round(performance.now()));
+})();

@@ -1,0 +1,127 @@
+/* A paged, sortable, filterable table over an array of row objects (both report pages).
+ *
+ * new PagedTable({table, rows, columns, key, pageSize, count, prev, next, info, detail})
+ *   columns: [{sort: row => number|string|null (optional), cell: (row, td) => void}], in the
+ *   order of the table's <th> elements; a <th data-sort="i"> sorts by column i.
+ *   detail: optional (row, td) => void, shown below a row whose key is in `opened`.
+ * Everything is written with textContent: no row text is ever parsed as markup.
+ */
+"use strict";
+
+function PagedTable(options) {
+  this.o = options;
+  this.filter = function () { return true; };
+  this.sortColumn = null;
+  this.sortDirection = 1;
+  this.page = 0;
+  this.opened = new Set();
+  this.visible = options.rows.slice();
+  var self = this;
+  options.table.querySelectorAll("th[data-sort]").forEach(function (th) {
+    th.addEventListener("click", function () { self.sortBy(Number(th.dataset.sort), th); });
+  });
+  options.prev.addEventListener("click", function () { self.turn(-1); });
+  options.next.addEventListener("click", function () { self.turn(1); });
+}
+
+PagedTable.prototype.setFilter = function (filter) {
+  this.filter = filter;
+  this.page = 0;
+  this.update();
+};
+
+PagedTable.prototype.sortBy = function (column, th) {
+  this.sortDirection = this.sortColumn === column ? -this.sortDirection : 1;
+  this.sortColumn = column;
+  this.o.table.querySelectorAll("th[data-sort]").forEach(function (other) {
+    other.removeAttribute("aria-sort");
+  });
+  th.setAttribute("aria-sort", this.sortDirection > 0 ? "ascending" : "descending");
+  this.page = 0;
+  this.update();
+};
+
+PagedTable.prototype.turn = function (step) {
+  var pages = Math.max(1, Math.ceil(this.visible.length / this.o.pageSize));
+  this.page = Math.min(pages - 1, Math.max(0, this.page + step));
+  this.render();
+};
+
+PagedTable.prototype.toggle = function (row) {
+  var key = this.o.key(row);
+  if (this.opened.has(key)) this.opened.delete(key); else this.opened.add(key);
+  this.render();
+};
+
+/* Filter, then sort (stable: ties keep file order; empty values last). */
+PagedTable.prototype.update = function () {
+  var rows = this.o.rows.filter(this.filter);
+  if (this.sortColumn !== null) {
+    var get = this.o.columns[this.sortColumn].sort, direction = this.sortDirection;
+    var keyed = rows.map(function (row, index) { return [get(row), index, row]; });
+    keyed.sort(function (x, y) {
+      var a = x[0], b = y[0];
+      if (a === null || a === undefined) return b === null || b === undefined ? x[1] - y[1] : 1;
+      if (b === null || b === undefined) return -1;
+      if (a < b) return -direction;
+      if (a > b) return direction;
+      return x[1] - y[1];
+    });
+    rows = keyed.map(function (k) { return k[2]; });
+  }
+  this.visible = rows;
+  this.render();
+};
+
+PagedTable.prototype.render = function () {
+  var o = this.o, size = o.pageSize, total = this.visible.length;
+  var pages = Math.max(1, Math.ceil(total / size));
+  if (this.page >= pages) this.page = pages - 1;
+  var start = this.page * size, rows = this.visible.slice(start, start + size);
+  var body = document.createElement("tbody"), self = this;
+  rows.forEach(function (row) {
+    var tr = body.insertRow();
+    tr.className = "item";
+    tr.dataset.key = o.key(row);
+    o.columns.forEach(function (column) { column.cell(row, tr.insertCell(), self); });
+    if (o.detail && self.opened.has(o.key(row))) {
+      var extra = body.insertRow();
+      extra.className = "detail";
+      var td = extra.insertCell();
+      td.colSpan = o.columns.length;
+      o.detail(row, td);
+    }
+  });
+  var old = o.table.tBodies[0];
+  if (old) o.table.replaceChild(body, old); else o.table.appendChild(body);
+  o.count.textContent = total === o.rows.length
+    ? total + " problems"
+    : total + " of " + o.rows.length + " problems";
+  o.info.textContent = total ? "rows " + (start + 1) + "\u2013" + (start + rows.length) +
+    ", page " + (this.page + 1) + " of " + pages : "no problem matches";
+  o.prev.disabled = this.page === 0;
+  o.next.disabled = this.page >= pages - 1;
+};
+
+/* Helpers for cells. */
+function textCell(td, text, className) {
+  td.textContent = text;
+  if (className) td.className = className;
+}
+
+function percent(value) {
+  return value === null || value === undefined ? "-" : (100 * value).toFixed(1) + "%";
+}
+
+function fillSelect(select, values, labels) {
+  values.forEach(function (value, index) {
+    var option = document.createElement("option");
+    option.value = value;
+    option.textContent = labels ? labels[index] : value;
+    select.appendChild(option);
+  });
+}
+
+function verdictClass(verdict) {
+  return "v-" + String(verdict).replace(/[^A-Za-z0-9_-]/g, "_");
+}

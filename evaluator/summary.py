@@ -1,0 +1,77 @@
+"""A run's summary: pass@k overall and by group, verdict counts (``--summary``, the table).
+
+Pure functions of the per-problem result rows (LiveCodeBench ``eval_all`` rows with our
+``details``), shared by the grading commands and the HTML report, so that both give the same
+numbers for the same run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from evaluator.formats import pass_at_k
+from evaluator.problem import Verdict
+
+__all__ = ["GROUP_NAME_CAP", "group_name", "grouped", "pass_rates", "summarize"]
+
+GROUP_NAME_CAP = 40  # characters of a difficulty or platform name in the summary
+_VERDICT_ORDER = [str(v) for v in Verdict]
+
+
+def group_name(value: Any) -> str:
+    """The summary group of a problem's difficulty or platform: its text (at most
+    40 characters), ``unknown`` when there is none; any other value (a number, a list from a
+    hand-made file) by its text too, so that every value can be a group."""
+    if value is None or value == "":
+        return "unknown"
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return text.strip()[:GROUP_NAME_CAP] or "unknown"
+
+
+def pass_rates(graded: Sequence[Sequence[bool]], ks: Sequence[int]) -> dict[str, float | None]:
+    """``{"pass@k": percent}`` over the problems whose ``graded`` lists (one bool per sample)
+    have at least k samples, rounded to 2 decimals; None for a k no problem has enough
+    samples for."""
+    rates: dict[str, float | None] = {}
+    for k in ks:
+        usable = [g for g in graded if len(g) >= k]
+        rates[f"pass@{k}"] = (
+            round(100 * sum(pass_at_k(len(g), sum(g), k) for g in usable) / len(usable), 2)
+            if usable
+            else None
+        )
+    return rates
+
+
+def grouped(rows: Iterable[Any], key: Callable[[Any], str]) -> dict[str, list[Any]]:
+    """``rows`` by ``key(row)``, groups in order of first appearance."""
+    groups: dict[str, list[Any]] = defaultdict(list)
+    for row in rows:
+        groups[key(row)].append(row)
+    return dict(groups)
+
+
+def _group_rates(rows: list[Mapping[str, Any]], field: str, ks: Sequence[int]) -> dict[str, Any]:
+    groups = grouped(rows, lambda row: group_name(row[field]))
+    return {
+        name: {"problems": len(members), **pass_rates([r["graded_list"] for r in members], ks)}
+        for name, members in groups.items()
+    }
+
+
+def summarize(rows: list[Mapping[str, Any]], ks: Sequence[int]) -> dict[str, Any]:
+    """The summary of per-problem result rows: problem and sample counts, pass@k overall, by
+    difficulty and by platform, and the verdict counts (in :class:`Verdict` order, zeros
+    left out)."""
+    verdicts = Counter(str(d["verdict"]) for row in rows for d in row["details"])
+    return {
+        "problems": len(rows),
+        "samples": sum(len(row["details"]) for row in rows),
+        **pass_rates([row["graded_list"] for row in rows], ks),
+        "by_difficulty": _group_rates(rows, "difficulty", ks),
+        "by_platform": _group_rates(rows, "platform", ks),
+        "verdicts": {v: verdicts[v] for v in _VERDICT_ORDER if verdicts[v]},
+    }

