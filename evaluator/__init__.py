@@ -26,6 +26,7 @@ _EXPORTS = {
     "CodeReward": "evaluator.reward",
     "AsyncCodeReward": "evaluator.reward",
     "verl_compute_score": "evaluator.reward",
+    "verl_compute_score_async": "evaluator.reward",
     "verl_compute_score_batch": "evaluator.reward",
     "problem_from_ground_truth": "evaluator.reward",
 }

@@ -49,7 +49,10 @@ after another until a test changes the interpreter's state: several times less o
 test than ``test``, with its verdicts), early exit in binary mode, each problem's own time/memory limits or 6 s / 1024 MB. Pass ``options`` to change them.
 
 The pool of fork servers is created on the first call and kept warm between calls;
-:meth:`CodeReward.close` (or ``with CodeReward() as reward:``) stops it. Pass ``pool=`` to
+:meth:`CodeReward.close` (or ``with CodeReward() as reward:``) stops it, and so does the exit of
+the interpreter that started it: a reward pickled into another process (TRL's asynchronous
+trainer spawns one for its rewards; a Ray actor) starts its own pool there, on first use, and
+stops it, servers and temp dirs, when that process exits. Pass ``pool=`` to
 share a :class:`~evaluator.sandbox.SandboxPool` (the reward then never closes it). Calls are
 safe from any thread: the pool is thread-safe and each call keeps its own state (the
 ``last_*`` attributes are replaced as a whole when a call ends, so with concurrent calls they
@@ -58,17 +61,21 @@ describe whichever finished last; use the return value, or :meth:`CodeReward.sco
 :class:`AsyncCodeReward` has the same signature under ``async def`` (TRL runs async reward
 functions concurrently); it never blocks the event loop.
 
-verl: :func:`verl_compute_score` and :func:`verl_compute_score_batch` follow verl's
-``compute_score`` conventions over a module-level shared :class:`CodeReward`; see
-:func:`problem_from_ground_truth` for the accepted ``ground_truth`` forms.
+verl: :func:`verl_compute_score`, :func:`verl_compute_score_async` (the ``async`` form verl's
+reward loop awaits) and :func:`verl_compute_score_batch` (its ``BatchRewardManager``) follow
+verl's ``compute_score`` conventions over one module-level shared :class:`CodeReward` and its
+pool; see :func:`problem_from_ground_truth` for the accepted ``ground_truth`` forms.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
+import os
 import threading
 import time
+import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
@@ -95,7 +102,9 @@ __all__ = [
     "problem_from_columns",
     "problem_from_ground_truth",
     "verl_compute_score",
+    "verl_compute_score_async",
     "verl_compute_score_batch",
+    "verl_max_concurrent",
 ]
 
 NO_CODE = "NO_CODE"
@@ -272,7 +281,10 @@ def _problem_from_io(gt: Mapping[str, Any]) -> Problem:
     fn_name = gt.get("fn_name") or gt.get("func_name")
     tests: list[dict[str, str]] = []
     for index, (given, wanted) in enumerate(zip(inputs, outputs, strict=True)):
-        if fn_name:
+        if fn_name and isinstance(given, str):  # verl's prime_code form: already JSON texts
+            text_out = wanted if isinstance(wanted, str) else orjson.dumps(wanted).decode()
+            tests.append({"input": given, "output": text_out})
+        elif fn_name:  # APPS/TACO form: decoded values
             args = given if isinstance(given, list) else [given]
             text_in = "\n".join(orjson.dumps(arg).decode() for arg in args)
             tests.append({"input": text_in, "output": orjson.dumps(wanted).decode()})
@@ -302,13 +314,19 @@ def problem_from_ground_truth(ground_truth: Any) -> Problem:
 
     * verl/PRIME/APPS (TACO) ``{"inputs": [...], "outputs": [...], "fn_name"?: name}``. Without
       ``fn_name`` (stdin) each input/output is a text (or a list of lines, joined with
-      newlines). With ``fn_name`` (call-based) each input is the list of arguments (a
+      newlines). With ``fn_name`` (call-based), in verl's ``prime_code`` form each input is a
+      text with one JSON value per line (one line per argument) and each output the JSON text
+      of the return value; in the APPS/TACO form each input is the list of arguments (a
       non-list is one argument) and each output the expected return value, taken as is
-      (APPS files that wrap it in a one-element list must be unwrapped first);
+      (APPS files that wrap it in a one-element list must be unwrapped first). The form is
+      told apart per test: an input that is a text means JSON texts;
     * LiveCodeBench: an object with ``public_test_cases``/``private_test_cases`` and
       ``metadata`` (``question_id`` optional);
     * ours: an object with ``tests`` (and optional ``harness``, ``func_name``, ``judge``,
       ``time_limit``, ``memory_limit``), or a bare list of ``{"input", "output"}``.
+
+    ``judge``, ``time_limit`` (CPU seconds per test) and ``memory_limit`` (MB) may be added to
+    the verl/APPS and LiveCodeBench objects too.
 
     Raises :class:`ProblemError` for anything else.
     """
@@ -402,7 +420,7 @@ class CodeReward:
         state = {
             key: value
             for key, value in self.__dict__.items()
-            if key not in ("_grader", "_lock", "_cache", "_pool", "_closed")
+            if key not in ("_grader", "_lock", "_cache", "_pool", "_closed", "_exit_hook")
         }
         state["last_results"], state["last_verdicts"], state["last_rewards"] = [], [], []
         return state
@@ -433,10 +451,35 @@ class CodeReward:
                     self._grader = Grader(self.options, pool=self._pool)
                 else:
                     self._grader = Grader(self.options, workers=self.workers)
+                if self._pool is None:  # what this reward started, it stops
+                    self._close_at_exit()
             return self._grader
+
+    def _close_at_exit(self) -> None:
+        """Stop the grader when the interpreter exits, if :meth:`close` has not: a reward
+        pickled into another process (TRL's rollout process, a Ray actor) starts its pool
+        there and must stop it, servers and temp dirs, when that process ends."""
+        if "_exit_hook" in self.__dict__:
+            return
+        ref = weakref.ref(self)
+
+        def close_at_exit() -> None:
+            reward = ref()
+            if reward is not None:
+                reward.__dict__.pop("_exit_hook", None)
+                reward._shutdown()
+
+        self._exit_hook = close_at_exit
+        atexit.register(close_at_exit)
 
     def close(self) -> None:
         """Stop the pool this reward made (a shared ``pool=`` is left running)."""
+        hook = self.__dict__.pop("_exit_hook", None)
+        if hook is not None:
+            atexit.unregister(hook)
+        self._shutdown()
+
+    def _shutdown(self) -> None:
         with self._lock:
             grader, self._grader = self._grader, None
             self._closed = True
@@ -705,19 +748,43 @@ class AsyncCodeReward(CodeReward):
 
 _shared: CodeReward | None = None
 _shared_lock = threading.Lock()
+_verl_limits: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
+_verl_limits = weakref.WeakKeyDictionary()
+
+VERL_MAX_CONCURRENT_ENV = "MICROCODER_VERL_MAX_CONCURRENT"
+"""Environment variable: how many solutions one event loop has in the shared pool at once
+(see :func:`verl_max_concurrent`)."""
 
 
 def shared_reward() -> CodeReward:
-    """The module-level :class:`CodeReward` the verl adapter uses (binary mode, made on first
-    use, closed at interpreter exit)."""
+    """The module-level :class:`CodeReward` the verl adapter uses, sync and async alike (binary
+    mode, one pool of one fork server per CPU core, made on first use, closed at interpreter
+    exit)."""
     global _shared
     with _shared_lock:
         if _shared is None or _shared._closed:
-            import atexit
-
             _shared = CodeReward(mode="binary")
-            atexit.register(_shared.close)
         return _shared
+
+
+def verl_max_concurrent() -> int:
+    """How many solutions :func:`verl_compute_score_async` lets one event loop have in the
+    shared pool at once, being decoded, queued or run: ``$MICROCODER_VERL_MAX_CONCURRENT``, else
+    twice the pool's workers (enough to keep every worker busy). The others wait, without
+    holding a thread, for a place."""
+    value = os.environ.get(VERL_MAX_CONCURRENT_ENV, "").strip()
+    if value:
+        return max(1, int(value))
+    return 2 * max(1, os.cpu_count() or 1)
+
+
+def _verl_limit() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    with _shared_lock:
+        limit = _verl_limits.get(loop)
+        if limit is None:
+            limit = _verl_limits[loop] = asyncio.Semaphore(verl_max_concurrent())
+        return limit
 
 
 def _verl_problem(reward: CodeReward, ground_truth: Any) -> Problem | None:
@@ -728,13 +795,38 @@ def _verl_problem(reward: CodeReward, ground_truth: Any) -> Problem | None:
 
 
 def verl_compute_score(
-    data_source: Any, solution_str: str, ground_truth: Any, extra_info: Any = None
+    data_source: Any, solution_str: str, ground_truth: Any, extra_info: Any = None, **kwargs: Any
 ) -> float:
     """verl's ``compute_score``: 1.0 when the code in ``solution_str`` passes every test of
     ``ground_truth`` (forms: :func:`problem_from_ground_truth`), else 0.0. An undecodable
     ground truth scores 0.0 (verl wants a float) and is logged as ERROR in the shared reward's
-    ``last_verdicts``."""
+    ``last_verdicts``. ``data_source``, ``extra_info`` and other keywords verl passes (its
+    ``reward_kwargs``, a reward router's address) are accepted and not used."""
     return verl_compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info])[0]
+
+
+async def verl_compute_score_async(
+    data_source: Any, solution_str: str, ground_truth: Any, extra_info: Any = None, **kwargs: Any
+) -> float:
+    """:func:`verl_compute_score` as ``async def``, the form verl's reward loop awaits (its
+    ``NaiveRewardManager.run_single``, one task per sample) instead of running it in a thread.
+
+    Same score and same module-level pool (:func:`shared_reward`) as the sync function. The
+    event loop is never blocked: decoding the ground truth and building the job run in a
+    worker thread, the program runs in the pool, and the loop only awaits a future. At most
+    :func:`verl_max_concurrent` solutions per event loop are in the pool at once; a looping
+    program costs its own time limit only, while the other samples' tasks go on."""
+    reward = shared_reward()
+    started = time.perf_counter()
+    async with _verl_limit():
+
+        def prepare() -> list[Future[GradeResult] | str]:
+            return reward._submit([_verl_problem(reward, ground_truth)], [solution_str])
+
+        pending = await asyncio.to_thread(prepare)
+        outcomes = await AsyncCodeReward._gather(pending)
+    value = reward._finish(pending, outcomes, started, None).rewards[0]
+    return 0.0 if value is None else float(value)
 
 
 def verl_compute_score_batch(
@@ -742,9 +834,11 @@ def verl_compute_score_batch(
     solution_strs: Sequence[str],
     ground_truths: Sequence[Any],
     extra_infos: Sequence[Any] | None = None,
+    **kwargs: Any,
 ) -> list[float]:
-    """verl's batched ``compute_score`` (``BatchRewardManager``): one float per solution,
-    graded in parallel."""
+    """verl's batched ``compute_score`` (``BatchRewardManager``, which passes its
+    ``reward_kwargs`` as keywords: accepted and not used): one float per solution, graded in
+    parallel in the shared pool."""
     if not (len(data_sources) == len(solution_strs) == len(ground_truths)):
         raise ValueError("data_sources, solution_strs and ground_truths differ in length")
     reward = shared_reward()
