@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,26 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ["MICROCODER_TEST_DATA"] = str(Path(__file__).resolve().parent / "data")
 
 from evaluator.sandbox import SandboxPool  # noqa: E402
+
+
+@contextmanager
+def local_ray(cpus: int = 2):
+    """A real local Ray: loopback only, no dashboard, no usage stats, shut down after."""
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    os.environ.setdefault("RAY_DISABLE_DOCKER_CPU_WARNING", "1")
+    import ray
+
+    ray.init(
+        num_cpus=cpus,
+        include_dashboard=False,
+        log_to_driver=False,
+        _node_ip_address="127.0.0.1",
+        configure_logging=False,
+    )
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from evaluator.cli.options import PROBLEMS
 from evaluator.cli.paths import writable
 from evaluator.formats import InputError, read_problems
 from evaluator.results import write_jsonl_atomic
@@ -16,12 +17,7 @@ __all__ = ["generate"]
 
 
 @click.command()
-@click.option(
-    "--problems",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Problems: LiveCodeBench, HumanEval/EvalPlus or our JSONL (also .gz, .json, .parquet).",
-)
+@PROBLEMS
 @click.option(
     "--model",
     required=True,

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from evaluator import lcb as lcb_data
-from evaluator.cli.options import grading_options
+from evaluator.cli.options import PROBLEMS, grading_options
 from evaluator.cli.paths import check_paths
 from evaluator.cli.run import run
 from evaluator.formats import BadProblem, InputError, read_problems
@@ -20,12 +20,7 @@ __all__ = ["demo", "grade", "lcb"]
 
 
 @click.command()
-@click.option(
-    "--problems",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Problems: LiveCodeBench, HumanEval/EvalPlus or our JSONL (also .gz, .json, .parquet).",
-)
+@PROBLEMS
 @click.option(
     "--samples",
     required=True,

@@ -165,3 +165,11 @@ def parse_ks(text: str, param_hint: str = "--k") -> list[int]:
     if not ks or ks[0] < 1:
         raise click.BadParameter("k values must be positive", param_hint=param_hint)
     return ks
+
+
+PROBLEMS = click.option(
+    "--problems",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Problems: LiveCodeBench, HumanEval/EvalPlus or our JSONL (also .gz, .json, .parquet).",
+)

@@ -10,20 +10,11 @@ import pytest
 os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
 os.environ.setdefault("RAY_DISABLE_DOCKER_CPU_WARNING", "1")
 
-import ray  # noqa: E402 - after the environment above
+from tests.conftest import local_ray  # noqa: E402 - after the environment above
 
 
 @pytest.fixture(scope="module")
 def ray_cluster():
     """Two CPUs, so two one-CPU grading actors (two worker processes) fit."""
-    ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        _node_ip_address="127.0.0.1",
-        configure_logging=False,
-    )
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
+    with local_ray(2) as started:
+        yield started
