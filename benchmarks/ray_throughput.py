@@ -66,6 +66,7 @@ def main() -> int:
         rows.append((f"local ({args.workers} workers)", time.perf_counter() - start))
 
     ray.init(
+        address="local",
         num_cpus=args.workers,
         include_dashboard=False,
         log_to_driver=False,

@@ -25,6 +25,7 @@ def local_ray(cpus: int = 2):
     import ray
 
     ray.init(
+        address="local",  # never join a cluster another test or process left running
         num_cpus=cpus,
         include_dashboard=False,
         log_to_driver=False,

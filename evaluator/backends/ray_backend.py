@@ -8,10 +8,12 @@ servers) on its node, built in the actor's ``__init__``. The sandbox is the node
 seccomp and rlimits apply there exactly as in a local run.
 
 How work travels. Programs are grouped by problem into batches (at most ``batch_size``
-programs of one problem; a batch leaves when full or when it has waited ``linger`` seconds),
-so a problem's tests cross the network once per batch, not once per program. A problem
-travels as our plain record (:func:`~evaluator.formats.ours.problem_to_ours`), results come
-back as plain tuples with exact timings; nothing of this package is pickled but the options.
+programs of one problem; a batch leaves when full or when it has waited ``linger`` seconds).
+A problem travels as our plain record (:func:`~evaluator.formats.ours.problem_to_ours`),
+put into Ray's object store once; batches carry its reference, so its tests reach each node
+once (the node's object store keeps them) and each actor decodes them once, however many
+batches follow. Results come back as plain tuples with exact timings; nothing of this package
+is pickled but the options.
 
 Back-pressure. At most ``max_in_flight`` batches are outstanding on the cluster; the rest
 wait in the driver. :meth:`RayGrader.grade_many` and :meth:`RayGrader.imap` read their input
@@ -20,7 +22,9 @@ unfinished, so a run of millions of programs never holds them all.
 
 Fault tolerance. A batch whose actor dies (``RayActorError``: the actor was killed, crashed,
 or its node went away) or whose task fails is sent again, preferably to another actor, and
-the dead actor is replaced by a new one (Ray places it on any node with room). A batch is
+the dead actor is replaced by a new one (Ray places it on any node with room; it takes work
+once it answers, so a replacement that no node has room for holds nothing back). An actor
+that is only unreachable for a moment (``ActorUnavailableError``) keeps its place. A batch is
 tried at most ``1 + max_retries`` times; then each of its programs gets an ``ERROR`` result
 whose message gives the reason. A batch's results are only used when the whole batch came
 back, so no program is lost or reported twice.
@@ -131,6 +135,8 @@ def _result_from_wire(data: _Wire) -> GradeResult:
 
 # -- the actor ---------------------------------------------------------------------------------
 
+_PROBLEMS_KEPT = 512  # decoded problems an actor keeps (and, in the driver, object references)
+
 
 class GradingActor:
     """One node's grader, as a Ray actor (an async one: many batches share its pool).
@@ -143,23 +149,47 @@ class GradingActor:
         self, options: dict[str, Any], workers: int | None, profile: str = "default"
     ) -> None:
         self.grader = Grader(_options_from_wire(options), workers=workers, profile=profile)
+        # Problems by object id: a problem travels to a node once (Ray's object store keeps
+        # it there) and is decoded once per actor, however many of its batches come.
+        self.problems: collections.OrderedDict[str, Problem] = collections.OrderedDict()
+        self.decoded = 0  # problems decoded from the object store
 
     def info(self) -> dict[str, Any]:
-        """Where this actor runs and what sandbox it got (pool size, Landlock ABI...)."""
+        """Where this actor runs (host, Ray node) and what sandbox it got (pool size,
+        Landlock ABI...)."""
         import socket
 
+        context = _ray().get_runtime_context()
         return {
             "host": socket.gethostname(),
+            "node_id": context.get_node_id(),
             "pid": os.getpid(),
             "workers": self.grader.pool.size,
             "sandbox": dict(self.grader.pool.info),
+            "problems_decoded": self.decoded,
         }
 
-    async def grade_batch(self, problem: dict[str, Any], codes: list[str | None]) -> list[_Wire]:
-        """Grade ``codes`` on ``problem`` (a record of our schema); results in order."""
-        graded = _problem_from_wire(problem)
+    async def grade_batch(self, problem: Any, codes: list[str | None]) -> list[_Wire]:
+        """Grade ``codes`` on ``problem`` (a record of our schema, or a one-item list holding
+        the object reference of one); results in order."""
+        graded = self._problem(problem)
         running = [asyncio.wrap_future(self.grader.submit(graded, code)) for code in codes]
         return [_result_to_wire(result) for result in await asyncio.gather(*running)]
+
+    def _problem(self, problem: Any) -> Problem:
+        if isinstance(problem, dict):
+            return _problem_from_wire(problem)
+        ref = problem[0]
+        key = ref.hex()
+        found = self.problems.get(key)
+        if found is None:
+            found = self.problems[key] = _problem_from_wire(_ray().get(ref))
+            self.decoded += 1
+            while len(self.problems) > _PROBLEMS_KEPT:
+                self.problems.popitem(last=False)
+        else:
+            self.problems.move_to_end(key)
+        return found
 
     def shutdown(self) -> None:
         self.grader.close()
@@ -193,6 +223,14 @@ class _Slot:
     handle: Any
     in_flight: int = 0
     alive: bool = True
+    # a replacement takes work only once it answered a ping: an actor Ray cannot place yet
+    # (no node with room) would hold its batches forever
+    ping: Any = None
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def ready(self) -> bool:
+        return self.alive and self.ping is None
 
 
 class RayGrader:
@@ -201,7 +239,8 @@ class RayGrader:
     ``address``: the cluster (``"auto"``, ``"ray://head:10001"``, ``"10.0.0.1:6379"``); None
     joins the Ray already initialised in this process, else starts a local one (on
     loopback, no dashboard) that :meth:`close` shuts down. ``actors``: how many
-    :class:`GradingActor` s (default: one per alive node). ``workers_per_actor``: each
+    :class:`GradingActor` s (default: one per alive node with CPUs for one; a head with
+    ``num_cpus=0`` gets none). ``workers_per_actor``: each
     actor's fork servers (default: its node's CPUs, or the cluster's CPUs / ``actors``).
     ``actor_num_cpus``: the CPUs Ray reserves per actor (default: ``workers_per_actor``, so
     Ray never packs more sandboxes on a node than it has cores). ``max_retries``: extra
@@ -211,7 +250,9 @@ class RayGrader:
     ``grade_many``/``imap`` keep submitted and unfinished (default: enough to fill the
     window twice). ``actor_cls``: the actor class (a :class:`GradingActor` subclass).
     ``init_kwargs``: more keywords for ``ray.init``. ``actor_options``: more for
-    ``.options()`` of each actor (``resources``, ``runtime_env``...).
+    ``.options()`` of each actor (``resources``, ``runtime_env``...). ``share_problems``
+    (default): problems go through the object store (module doc); False sends each batch its
+    problem's whole record. ``bytes_sent`` counts what the driver serialised for the cluster.
     """
 
     def __init__(
@@ -232,9 +273,11 @@ class RayGrader:
         init_kwargs: dict[str, Any] | None = None,
         actor_options: dict[str, Any] | None = None,
         start_timeout: float = 300.0,
+        share_problems: bool = True,
     ) -> None:
         ray = _ray()
         self.options = options or GradeOptions()
+        self.start_timeout = float(start_timeout)
         self.max_retries = max(0, int(max_retries))
         self.batch_size = max(1, int(batch_size))
         self.linger = max(0.0, float(linger))
@@ -242,6 +285,9 @@ class RayGrader:
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if address is None:
+                # "local": a fresh Ray of our own, never a cluster that some other process
+                # left in /tmp/ray/ray_current_cluster (ray.init's default would join it)
+                address = "local"
                 kwargs["_node_ip_address"] = "127.0.0.1"
             kwargs.update(init_kwargs or {})
             ray.init(address=address, **kwargs)
@@ -255,13 +301,13 @@ class RayGrader:
             from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
             for node in nodes:
-                cpus = int(node.get("Resources", {}).get("CPU", 0))
-                if cpus < 1 and workers_per_actor is None:
-                    continue  # a node without CPUs for Ray (e.g. a head kept free): skip
+                cpus = float(node.get("Resources", {}).get("CPU", 0))
+                workers = workers_per_actor or int(cpus)
+                wanted = workers if actor_num_cpus is None else actor_num_cpus
+                if workers < 1 or cpus < wanted or (cpus == 0 and wanted == 0):
+                    continue  # no room for an actor (e.g. a head kept free of work): skip
                 strategy = NodeAffinitySchedulingStrategy(node["NodeID"], soft=True)
-                per_node.append(
-                    {"workers": workers_per_actor or cpus, "scheduling_strategy": strategy}
-                )
+                per_node.append({"workers": workers, "scheduling_strategy": strategy})
             if not per_node:
                 per_node.append({"workers": workers_per_actor or cluster_cpus})
         else:
@@ -284,6 +330,11 @@ class RayGrader:
         self.replacements = 0
         self.retried_batches = 0
         self.failed_batches = 0
+        # A problem goes into Ray's object store once and batches carry its reference, so
+        # its tests reach each node once (``share_problems=False``: inside every batch).
+        self.share_problems = share_problems
+        self._shared: collections.OrderedDict[int, tuple[Problem, Any]] = collections.OrderedDict()
+        self.bytes_sent = 0  # problems and programs the driver serialised for the cluster
         try:
             infos = ray.get([s.handle.info.remote() for s in self._slots], timeout=start_timeout)
         except BaseException:
@@ -402,15 +453,44 @@ class RayGrader:
         placement.pop("scheduling_strategy", None)  # its node may be the one that died
         new = self._start_actor(placement)
         new.number = len(self._slots)
+        new.ping = new.handle.info.remote()
         self._placements.append(placement)
         self._slots.append(new)
+
+    def _check_starting(self, ray: Any, answered: set[Any]) -> None:
+        """Replacements that answered their ping take work; one whose ping failed is replaced
+        again; one Ray has not placed within ``start_timeout`` is given up while another
+        actor works (else replaced, within ``max_replacements``)."""
+        now = time.monotonic()
+        for slot in list(self._slots):
+            if not slot.alive or slot.ping is None:
+                continue
+            if slot.ping in answered:
+                try:
+                    ray.get(slot.ping)
+                except Exception:  # noqa: BLE001 - any failure to start: try another
+                    slot.ping = None
+                    self._replace(slot)
+                    continue
+                slot.ping = None
+            elif now - slot.started > self.start_timeout:
+                if any(other.ready for other in self._slots):
+                    slot.alive = False
+                    try:
+                        ray.kill(slot.handle, no_restart=True)
+                    except Exception:  # noqa: BLE001
+                        pass
+                else:
+                    slot.ping = None
+                    self._replace(slot)
 
     def _kill_actors(self, graceful: bool = False) -> None:
         ray = _ray()
         live = [slot for slot in self._slots if slot.alive]
-        if graceful and live:
+        started = [slot for slot in live if slot.ready]  # one still unplaced cannot answer
+        if graceful and started:
             try:
-                ray.get([s.handle.shutdown.remote() for s in live], timeout=30)
+                ray.get([s.handle.shutdown.remote() for s in started], timeout=30)
             except Exception:  # noqa: BLE001 - killed below anyway
                 pass
         for slot in live:
@@ -455,35 +535,44 @@ class RayGrader:
                 for key, batch in list(open_batches.items()):
                     if stopping or now - batch.created >= self.linger:
                         ready.append(open_batches.pop(key))
-                # 3. send, up to the window
+                # 3. send, up to the window (batches wait while the only actors are starting)
                 while ready and len(in_flight) < self.max_in_flight:
-                    batch = ready.popleft()
-                    slot = self._pick(batch)
+                    slot = self._pick(ready[0])
                     if slot is None:
-                        self._give_up(batch, "no live grading actor left")
+                        if any(s.alive for s in self._slots):
+                            break
+                        self._give_up(ready.popleft(), "no live grading actor left")
                         continue
+                    batch = ready.popleft()
                     batch.attempts += 1
-                    ref = slot.handle.grade_batch.remote(
-                        problem_to_ours(batch.problem), batch.codes
-                    )
+                    ref = slot.handle.grade_batch.remote(self._wire_problem(batch), batch.codes)
                     slot.in_flight += 1
                     in_flight[ref] = (batch, slot)
                 if stopping and not in_flight and not ready and not open_batches:
                     return
-                if not in_flight:
+                pings = [s.ping for s in self._slots if s.alive and s.ping is not None]
+                if not in_flight and not pings:
                     if open_batches:
                         time.sleep(self.linger)
                     continue
-                # 4. collect what finished
+                # 4. collect what finished (and the pings of starting actors)
                 wait = self.linger if (open_batches or not self._queue.empty()) else 0.05
-                done, _ = ray.wait(list(in_flight), num_returns=1, timeout=wait)
+                waiting = [*in_flight, *pings]
+                done, _ = ray.wait(waiting, num_returns=1, timeout=wait)
                 if done:
-                    rest = [ref for ref in in_flight if ref not in done]
+                    rest = [ref for ref in waiting if ref not in done]
                     more, _ = ray.wait(rest, num_returns=len(rest), timeout=0) if rest else ([], [])
-                    for ref in [*done, *more]:
-                        batch, slot = in_flight.pop(ref)
-                        slot.in_flight -= 1
-                        self._settle(ray, ref, batch, slot, ready)
+                    done = [*done, *more]
+                answered = set()
+                for ref in done:
+                    if ref not in in_flight:
+                        answered.add(ref)
+                        continue
+                    batch, slot = in_flight.pop(ref)
+                    slot.in_flight -= 1
+                    self._settle(ray, ref, batch, slot, ready)
+                if pings:
+                    self._check_starting(ray, answered)
         except BaseException as exc:  # noqa: BLE001 - a bug here must not hang the callers
             pending = [*open_batches.values(), *ready, *(b for b, _ in in_flight.values())]
             for batch in pending:
@@ -495,6 +584,10 @@ class RayGrader:
     def _settle(self, ray: Any, ref: Any, batch: _Batch, slot: _Slot, ready: Any) -> None:
         try:
             wires = ray.get(ref)
+        except ray.exceptions.ActorUnavailableError as exc:
+            # unreachable for now (its node is failing, or it is restarting): retry elsewhere;
+            # if it is gone for good, its next task says so and it is replaced then
+            reason = f"actor unavailable: {_first_line(exc)}"
         except ray.exceptions.RayActorError as exc:
             reason = f"actor died: {_first_line(exc)}"
             self._replace(slot)
@@ -512,8 +605,29 @@ class RayGrader:
             self.retried_batches += 1
             ready.appendleft(batch)  # retried first: older work finishes first
 
+    def _wire_problem(self, batch: _Batch) -> Any:
+        """What a batch carries of its problem: the record itself, or (shared) a one-item
+        list holding its object reference (a list, so Ray passes the reference on instead
+        of fetching the record into every task)."""
+        problem = batch.problem
+        self.bytes_sent += sum(len(code or "") for code in batch.codes)
+        if not self.share_problems:
+            record = problem_to_ours(problem)
+            self.bytes_sent += _size(record)
+            return record
+        found = self._shared.get(id(problem))
+        if found is None or found[0] is not problem:
+            record = problem_to_ours(problem)
+            self.bytes_sent += _size(record)
+            found = self._shared[id(problem)] = (problem, _ray().put(record))
+            while len(self._shared) > _PROBLEMS_KEPT:
+                self._shared.popitem(last=False)
+        else:
+            self._shared.move_to_end(id(problem))
+        return [found[1]]
+
     def _pick(self, batch: _Batch) -> _Slot | None:
-        live = [slot for slot in self._slots if slot.alive]
+        live = [slot for slot in self._slots if slot.ready]
         if not live:
             return None
         fresh = [slot for slot in live if slot.number not in batch.failed_on] or live
@@ -525,6 +639,13 @@ class RayGrader:
         message = f"ray backend: not graded after {tries} tries ({reason})"
         for future in batch.futures:
             future.set_result(GradeResult(batch.problem.id, Verdict.ERROR, message=message))
+
+
+def _size(record: dict[str, Any]) -> int:
+    """Bytes of a problem record as it travels (its tests dominate)."""
+    tests = record.get("tests") or []
+    text = sum(len(t.get("input", "")) + len(t.get("output", "")) for t in tests)
+    return text + len(record.get("prompt", "")) + len(record.get("test_code", "")) + 256
 
 
 def _first_line(exc: BaseException) -> str:
