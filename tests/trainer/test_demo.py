@@ -1,0 +1,189 @@
+"""`mctrain demo`, short: the whole loop (held-out sampling, training with the stages, the
+same held-out sampling again, files and metrics) on the tiny random model, real TRL and real
+sandbox; the selection of the split on crafted pass rates with the evaluator's filter."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from trainer_addon.cli import main
+from trainer_addon.demo import DEMO_PROBLEMS, DEMO_SPLIT, DemoError, split_problems
+
+STEP_METRICS = (
+    "reward",
+    "completions/mean_length",
+    "microcoder/diversity",
+    "microcoder/temperature",
+    "microcoder/truncated_ratio",
+    "microcoder/masked_ratio",
+    "microcoder/time/generate_s",
+    "microcoder/time/reward_s",
+    "microcoder/time/wall_s",
+)
+
+
+def _demo(args):
+    return CliRunner().invoke(main, ["demo", *args], catch_exceptions=False)
+
+
+def test_short_demo_runs_the_loop_and_writes_its_files(tiny_model_dir, tmp_path):
+    out = tmp_path / "demo"
+    result = _demo(
+        [
+            "--model",
+            str(tiny_model_dir),
+            "--output",
+            str(out),
+            "--steps",
+            "3",
+            "--prompts-per-step",
+            "2",
+            "--num-generations",
+            "2",
+            "--max-completion-length",
+            "8",
+            "--eval-samples",
+            "2",
+            "--eval-problems",
+            "3",
+            "--temperature-stages",
+            "0.7,1.3",
+            "--diversity-floor",
+            "1.5",  # above any diversity: the move is decided at step 1, made at step 2
+            "--diversity-window",
+            "1",
+            "--workers",
+            "1",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    steps = [r for r in records if "microcoder/diversity" in r]
+    assert [r["step"] for r in steps] == [1, 2, 3]
+    for record in steps:
+        missing = [name for name in STEP_METRICS if name not in record]
+        assert not missing, missing
+        assert record["microcoder/time/wall_s"] >= record["microcoder/time/generate_s"] > 0
+    assert [r["microcoder/temperature"] for r in steps] == [0.7, 1.3, 1.3]
+
+    summary = json.loads((out / "summary.json").read_text())
+    heldout = summary["heldout"]
+    assert (heldout["problems"], heldout["samples_per_problem"]) == (3, 2)
+    committed = json.loads(DEMO_SPLIT.read_text())
+    assert sorted(heldout["per_problem"]) == sorted(committed["eval"][:3])
+    for name in ("base", "trained"):
+        assert 0.0 <= heldout[name] <= 1.0
+    low, high = heldout["interval95"]
+    assert low <= heldout["difference"] <= high
+    assert summary["train_problems"] == committed["train"]
+    assert summary["steps"] == 3
+    times = summary["seconds_per_step"]
+    assert times["wall"] == pytest.approx(
+        times["generate"] + times["reward"] + times["update"], abs=0.02
+    )
+    assert set(summary["wall_seconds"]) == {"load", "eval_base", "train", "eval_trained", "total"}
+    (switch,) = summary["temperature_switches"]
+    assert (switch["step"], switch["from"], switch["to"]) == (2, 0.7, 1.3)
+    assert json.loads((out / "split.json").read_text()) == committed
+    assert (out / "training.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "held-out pass@1:" in result.output
+    assert "temperature 0.7 -> 1.3 from step 2" in result.output
+
+
+def test_reselect_with_a_model_that_solves_nothing_says_so(tiny_model_dir, tmp_path):
+    result = _demo(
+        [
+            "--model",
+            str(tiny_model_dir),
+            "--output",
+            str(tmp_path / "select"),
+            "--reselect",
+            "--select-only",
+            "--select-samples",
+            "1",
+            "--max-completion-length",
+            "4",
+            "--workers",
+            "1",
+        ]
+    )
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert lines == [
+        "Error: only 0 of 56 problems have a pass rate strictly between 0 and 1: nothing to "
+        "train on and hold out (more --select-samples, another model?)"
+    ]
+
+
+def test_split_keeps_mixed_pass_rates_and_holds_out_apart():
+    ids = [json.loads(line)["question_id"] for line in DEMO_PROBLEMS.read_text().splitlines()]
+    graded = {qid: [False] * 4 for qid in ids}  # too hard
+    graded[ids[0]] = [True] * 4  # too easy
+    mixed = ids[1:9]
+    for count, qid in enumerate(mixed):
+        graded[qid] = [i <= count % 3 for i in range(4)]  # 1, 2 or 3 of 4 pass
+    split = split_problems(DEMO_PROBLEMS, graded, eval_fraction=0.5, seed=3)
+    assert sorted(split["train"] + split["eval"]) == sorted(mixed)
+    assert not set(split["train"]) & set(split["eval"])
+    assert len(split["eval"]) == round(len(mixed) / 2)
+    assert split["dropped"][ids[0]] == "too easy: all 4 samples pass"
+    assert split["dropped"][ids[-1]] == "too hard: none of 4 samples pass"
+    assert split["base_pass_rates"][mixed[0]] == [sum(graded[mixed[0]]), 4]
+    # seeded: the same split again, another seed may differ but stays a partition
+    assert split_problems(DEMO_PROBLEMS, graded, eval_fraction=0.5, seed=3) == split
+    other = split_problems(DEMO_PROBLEMS, graded, eval_fraction=0.5, seed=4)
+    assert sorted(other["train"] + other["eval"]) == sorted(mixed)
+
+
+def test_split_needs_two_useful_problems():
+    ids = [json.loads(line)["question_id"] for line in DEMO_PROBLEMS.read_text().splitlines()]
+    graded = {qid: [False, False] for qid in ids}
+    graded[ids[0]] = [True, False]
+    with pytest.raises(DemoError, match="only 1 of 56 problems"):
+        split_problems(DEMO_PROBLEMS, graded)
+
+
+def test_committed_split_is_a_pass_rate_selection():
+    split = json.loads(DEMO_SPLIT.read_text())
+    rates = split["base_pass_rates"]
+    chosen = split["train"] + split["eval"]
+    assert len(set(chosen)) == len(chosen)
+    for qid in chosen:
+        passed, samples = rates[qid]
+        assert 0 < passed < samples, qid
+    for qid, (passed, samples) in rates.items():
+        if qid not in chosen:
+            assert passed in (0, samples), qid
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--temperature-stages", "0.8,hot"], "expected a number"),
+        (
+            ["--temperature-stages", "0.8,1.2", "--diversity-floor-from", str(DEMO_PROBLEMS)],
+            "is not a sweep.json",
+        ),
+        (["--select-only"], "--select-only needs --reselect"),
+        (["--model", "/no/such/model.gguf"], "does not exist"),
+        (["--steps", "0"], "x>=1"),
+    ],
+)
+def test_bad_input_is_one_line(args, message, tmp_path):
+    result = _demo(["--output", str(tmp_path / "x"), *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_split_with_an_unknown_problem_is_refused(tiny_model_dir, tmp_path):
+    bad = tmp_path / "split.json"
+    bad.write_text(json.dumps({"train": ["mc-sum-of-evens"], "eval": ["no-such-problem"]}))
+    result = _demo(
+        ["--model", str(tiny_model_dir), "--output", str(tmp_path / "x"), "--split", str(bad)]
+    )
+    assert result.exit_code == 1
+    assert "eval problem 'no-such-problem' is not in the problems file" in result.output

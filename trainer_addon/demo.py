@@ -1,0 +1,619 @@
+"""``mctrain demo``: a CPU run on which SmolLM2-135M-Instruct's held-out pass@1 rises.
+
+The loop, end to end: the problems are chosen the way MicroCoder-Dataset chooses them (sample
+the base model, keep the problems whose pass rate is neither 0 nor 1, with the evaluator's
+``filter_entries``, the library side of ``mcevaluate dataset filter``), split into training
+and held-out problems; the held-out pass@1 is measured, the model trained with
+:class:`~trainer_addon.trainer.MicroCoderGRPOTrainer` and the evaluator's reward, and the
+held-out pass@1 measured again, with a paired bootstrap interval over held-out problems
+(``evaluator.report.stats``).
+
+The committed split (``data/demo_split.json``, with the base model's measured pass rates)
+is used by default; ``--reselect`` samples the base model again and writes a new one.
+
+Held-out pass@1 is sampled exactly as training samples (same prompts, temperature, top-p/k,
+length limit, the same reward deciding what passes): ``samples`` answers per problem at the
+evaluation temperature, the same seed before and after training (common random numbers:
+the paired difference is less noisy).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parent / "data"
+DEMO_PROBLEMS = DATA / "demo_problems.jsonl"
+DEMO_SPLIT = DATA / "demo_split.json"
+
+Echo = Callable[[str], None]
+
+
+class DemoError(Exception):
+    """A one-line reason the demo cannot run (bad input, nothing left to train on)."""
+
+
+@dataclass
+class DemoSettings:
+    """Everything that shapes a demo run; written into ``summary.json``."""
+
+    steps: int = 12
+    prompts_per_step: int = 4
+    num_generations: int = 4
+    max_completion_length: int = 160
+    learning_rate: float = 5e-4
+    lora_rank: int = 16  # 0: full fine-tune
+    temperature_stages: str | None = "0.8,1.2"
+    diversity_floor: float | None = 0.6
+    diversity_window: int = 3
+    temperature: float = 0.8  # without stages
+    eval_samples: int = 8
+    eval_temperature: float | None = None  # default: the last stage's
+    eval_problems: int | None = None  # use only the first N held-out problems
+    batch_size: int = 32  # sequences per generate() call when sampling for selection/eval
+    bf16: bool = True  # bf16 autocast (matmuls) on CPU; LoRA weights stay fp32
+    seed: int = 0
+    workers: int | None = None
+    # selection (--reselect)
+    select_samples: int = 8
+    eval_fraction: float = 0.5
+
+    @property
+    def last_temperature(self) -> float:
+        """The temperature training ends at (once every stage has been reached)."""
+        from .stages import parse_temperature_stages
+
+        stages = parse_temperature_stages(self.temperature_stages)
+        return stages[-1] if stages else self.temperature
+
+    @property
+    def sampling_temperature(self) -> float:
+        """The held-out (and selection) sampling temperature."""
+        return self.eval_temperature if self.eval_temperature is not None else self.last_temperature
+
+
+# --- sampling and grading -----------------------------------------------------------------------
+
+
+def sample_answers(
+    model: Any,
+    tokenizer: Any,
+    prompts: Sequence[list[dict[str, str]]],
+    samples: int,
+    temperature: float,
+    max_new_tokens: int,
+    batch_size: int = 32,
+    seed: int = 0,
+    bf16: bool = False,
+) -> list[list[str]]:
+    """``samples`` sampled answers (text up to EOS) per chat prompt, TRL's way: left-padded
+    batches, top-p 1, no top-k, ``max_new_tokens`` at most."""
+    import torch
+
+    jobs = [
+        (i, ids) for i, p in enumerate(prompts) for ids in [_prompt_ids(tokenizer, p)] * samples
+    ]
+    answers: list[list[str]] = [[] for _ in prompts]
+    pad = tokenizer.pad_token_id
+    eos = tokenizer.eos_token_id
+    model.eval()
+    torch.manual_seed(seed)
+    for start in range(0, len(jobs), batch_size):
+        chunk = jobs[start : start + batch_size]
+        width = max(len(ids) for _, ids in chunk)
+        input_ids = torch.tensor([[pad] * (width - len(ids)) + ids for _, ids in chunk])
+        mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for _, ids in chunk])
+        with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+            out = model.generate(
+                input_ids=input_ids,
+                attention_mask=mask,
+                do_sample=True,
+                temperature=temperature,
+                top_p=1.0,
+                top_k=0,
+                max_new_tokens=max_new_tokens,
+                pad_token_id=pad,
+                eos_token_id=eos,
+            )
+        for (index, _), ids in zip(chunk, out[:, width:].tolist(), strict=True):
+            if eos in ids:
+                ids = ids[: ids.index(eos)]
+            answers[index].append(tokenizer.decode(ids, skip_special_tokens=True))
+    return answers
+
+
+def _prompt_ids(tokenizer: Any, messages: list[dict[str, str]]) -> list[int]:
+    ids = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
+    if isinstance(ids, dict) or hasattr(ids, "keys"):  # a BatchEncoding
+        ids = ids["input_ids"]
+    return list(ids)
+
+
+def grade_answers(
+    reward: Any, rows: Sequence[dict], answers: Sequence[list[str]]
+) -> list[list[bool]]:
+    """Whether each answer passes, by the training reward itself (binary: 1.0 = every test)."""
+    flat = [
+        ([{"role": "assistant", "content": a}], row["problem_json"])
+        for row, group in zip(rows, answers, strict=True)
+        for a in group
+    ]
+    scores = reward(completions=[c for c, _ in flat], problem_json=[p for _, p in flat])
+    passed = iter(s == 1.0 for s in scores)
+    return [[next(passed) for _ in group] for group in answers]
+
+
+def pass_rates_of(
+    model: Any,
+    tokenizer: Any,
+    rows: Sequence[dict],
+    reward: Any,
+    settings: DemoSettings,
+    samples: int,
+) -> dict[str, list[bool]]:
+    """``{question_id: [passed per sample]}`` of ``rows`` at the held-out sampling settings."""
+    answers = sample_answers(
+        model,
+        tokenizer,
+        [row["prompt"] for row in rows],
+        samples,
+        settings.sampling_temperature,
+        settings.max_completion_length,
+        settings.batch_size,
+        settings.seed,
+        settings.bf16,
+    )
+    graded = grade_answers(reward, rows, answers)
+    return {row["question_id"]: g for row, g in zip(rows, graded, strict=True)}
+
+
+# --- selection ----------------------------------------------------------------------------------
+
+
+def split_problems(
+    problems_path: str | Path,
+    graded: dict[str, list[bool]],
+    eval_fraction: float = 0.5,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """MicroCoder-Dataset's selection on measured pass rates, then a held-out split.
+
+    ``graded`` is ``{question_id: [passed per sample]}`` of the base model. The pass-rate
+    filter is ``evaluator.datasets.filter_entries`` (``mcevaluate dataset filter
+    --results``): a problem every sample solves or none solves teaches GRPO nothing (its
+    group's advantages are all 0). The kept problems are ordered by a seeded hash and every
+    other one at the ``eval_fraction`` rate is held out, stratified by pass rate (sorted by
+    rate first) so both halves span easy and hard."""
+    from evaluator.datasets.filter import filter_entries
+    from evaluator.datasets.records import read_entries
+
+    results = [{"question_id": qid, "graded_list": g} for qid, g in graded.items()]
+    kept, dropped = filter_entries(read_entries(problems_path), results=results)
+    if len(kept) < 2:
+        raise DemoError(
+            f"only {len(kept)} of {len(graded)} problems have a pass rate strictly between 0 "
+            "and 1: nothing to train on and hold out (more --select-samples, another model?)"
+        )
+
+    def rate(qid: str) -> float:
+        return sum(graded[qid]) / len(graded[qid])
+
+    def tiebreak(qid: str) -> str:
+        return hashlib.sha256(f"{seed}:{qid}".encode()).hexdigest()
+
+    ordered = sorted((e.id for e in kept), key=lambda q: (rate(q), tiebreak(q)))
+    held = max(1, min(len(ordered) - 1, round(len(ordered) * eval_fraction)))
+    step = len(ordered) / held
+    offset = random.Random(seed).random() * step
+    eval_ids = {ordered[int(offset + i * step)] for i in range(held)}
+    return {
+        "train": [q for q in ordered if q not in eval_ids],
+        "eval": [q for q in ordered if q in eval_ids],
+        "base_pass_rates": {q: [sum(g), len(g)] for q, g in sorted(graded.items())},
+        "dropped": dict(sorted(dropped.items())),
+    }
+
+
+def select_split(
+    model: Any,
+    tokenizer: Any,
+    reward: Any,
+    settings: DemoSettings,
+    problems_path: Path,
+    output: Path,
+    echo: Echo,
+) -> dict[str, Any]:
+    """Sample the base model on every candidate problem and split the useful ones."""
+    rows = {row["question_id"]: row for row in problem_rows(problems_path)}
+    echo(
+        f"selection: {settings.select_samples} samples of each of {len(rows)} problems "
+        f"at T={settings.sampling_temperature:g}"
+    )
+    start = time.perf_counter()
+    graded = pass_rates_of(
+        model, tokenizer, list(rows.values()), reward, settings, settings.select_samples
+    )
+    # what `mcevaluate grade --output` writes: `mcevaluate dataset filter --results` reads it
+    results = [{"question_id": q, "graded_list": g} for q, g in graded.items()]
+    (output / "selection_results.json").write_text(json.dumps(results) + "\n")
+    split = split_problems(problems_path, graded, settings.eval_fraction, settings.seed)
+    split["selection"] = {
+        "samples": settings.select_samples,
+        "temperature": settings.sampling_temperature,
+        "max_completion_length": settings.max_completion_length,
+        "seed": settings.seed,
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+    echo(f"selection: {len(split['train'])} training and {len(split['eval'])} held-out problems")
+    return split
+
+
+# --- the run ------------------------------------------------------------------------------------
+
+
+def problem_rows(problems_path: str | Path) -> list[dict]:
+    """The dataset rows (prompt, question_id, problem_json) of ``mctrain train``."""
+    from evaluator.formats import read_problems, read_records
+
+    from .reward import problems_to_rows
+
+    problems = read_problems(problems_path)
+    records = [record for _, record in read_records(problems_path)]
+    return problems_to_rows(problems, records)
+
+
+def load_split(path: str | Path, rows: dict[str, dict]) -> dict[str, Any]:
+    try:
+        split = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise DemoError(f"cannot read the split {path}: {exc}")
+    for part in ("train", "eval"):
+        ids = split.get(part)
+        if not isinstance(ids, list) or not ids:
+            raise DemoError(f"{path}: no {part!r} problem ids")
+        missing = [q for q in ids if q not in rows]
+        if missing:
+            raise DemoError(f"{path}: {part} problem {missing[0]!r} is not in the problems file")
+    overlap = set(split["train"]) & set(split["eval"])
+    if overlap:
+        raise DemoError(f"{path}: {sorted(overlap)[0]!r} is both a training and a held-out problem")
+    return split
+
+
+@dataclass
+class Timer:
+    """Wall seconds of the demo's phases, in order."""
+
+    phases: dict[str, float] = field(default_factory=dict)
+    _start: float = field(default_factory=time.perf_counter)
+
+    def lap(self, name: str) -> float:
+        now = time.perf_counter()
+        self.phases[name] = round(now - self._start, 2)
+        self._start = now
+        return self.phases[name]
+
+
+def run_demo(
+    model_path: str,
+    output: Path,
+    settings: DemoSettings,
+    problems_path: Path = DEMO_PROBLEMS,
+    split_path: Path | None = DEMO_SPLIT,
+    reselect: bool = False,
+    select_only: bool = False,
+    echo: Echo = print,
+) -> dict[str, Any]:
+    """The whole demo; writes ``output``/{metrics.jsonl, training.png, summary.json, split.json}
+    and returns the summary."""
+    from .models import load_model_and_tokenizer
+    from .reward import make_reward
+
+    output.mkdir(parents=True, exist_ok=True)
+    rows = {row["question_id"]: row for row in problem_rows(problems_path)}
+    split = None if reselect else load_split(split_path, rows)
+    timer = Timer()
+    echo(f"loading {model_path}")
+    model, tokenizer = load_model_and_tokenizer(model_path)
+    timer.lap("load")
+    reward = make_reward(workers=settings.workers)
+    try:
+        if split is None:
+            split = select_split(model, tokenizer, reward, settings, problems_path, output, echo)
+            timer.lap("select")
+        (output / "split.json").write_text(json.dumps(split, indent=2) + "\n")
+        if select_only:
+            return {"split": split, "wall_seconds": timer.phases}
+        train_rows = [rows[q] for q in split["train"]]
+        eval_rows = [rows[q] for q in split["eval"]][: settings.eval_problems]
+        samples = settings.eval_samples
+        echo(
+            f"held-out pass@1 of the base model: {len(eval_rows)} problems x {samples} samples "
+            f"at T={settings.sampling_temperature:g}"
+        )
+        base = pass_rates_of(model, tokenizer, eval_rows, reward, settings, samples)
+        timer.lap("eval_base")
+        echo(f"  base pass@1 {_mean_rate(base):.3f}")
+        trainer = train(model, tokenizer, train_rows, reward, settings, output, echo)
+        timer.lap("train")
+        trained_model = trainer.accelerator.unwrap_model(trainer.model, keep_fp32_wrapper=False)
+        trained = pass_rates_of(trained_model, tokenizer, eval_rows, reward, settings, samples)
+        timer.lap("eval_trained")
+    finally:
+        close = getattr(reward, "close", None)
+        if close is not None:
+            close()
+    records = read_metrics(output / "metrics.jsonl")
+    summary = summarize(
+        model_path, settings, split, base, trained, records, trainer.temperature_switches, timer
+    )
+    (output / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    plot_training(records, summary, output / "training.png")
+    echo(describe(summary))
+    return summary
+
+
+def train(
+    model: Any,
+    tokenizer: Any,
+    rows: Sequence[dict],
+    reward: Any,
+    settings: DemoSettings,
+    output: Path,
+    echo: Echo,
+) -> Any:
+    """MicroCoder-GRPO on ``rows``: ``mctrain train``'s trainer, LoRA unless rank 0."""
+    from datasets import Dataset
+    from transformers.trainer_callback import PrinterCallback
+
+    from .config import MicroCoderGRPOConfig
+    from .trainer import MetricsJSONLCallback, MicroCoderGRPOTrainer
+
+    stages = settings.temperature_stages
+    config = MicroCoderGRPOConfig(
+        output_dir=str(output / "trainer"),
+        max_steps=settings.steps,
+        per_device_train_batch_size=settings.prompts_per_step * settings.num_generations,
+        num_generations=settings.num_generations,
+        max_completion_length=settings.max_completion_length,
+        temperature_stages=stages,
+        diversity_floor=settings.diversity_floor if stages else None,
+        diversity_window=settings.diversity_window,
+        temperature_schedule=None if stages else f"{settings.temperature}@0",
+        learning_rate=settings.learning_rate,
+        lr_scheduler_type="constant",
+        warmup_steps=0,
+        logging_steps=1,
+        save_strategy="no",
+        seed=settings.seed,
+        bf16=settings.bf16,
+        use_cpu=True,
+        report_to=[],
+        disable_tqdm=True,
+        gradient_checkpointing=False,
+    )
+    peft_config = None
+    if settings.lora_rank > 0:
+        from peft import LoraConfig
+
+        peft_config = LoraConfig(
+            r=settings.lora_rank,
+            lora_alpha=2 * settings.lora_rank,
+            lora_dropout=0.0,
+            target_modules="all-linear",
+            task_type="CAUSAL_LM",
+        )
+    metrics = output / "metrics.jsonl"
+    metrics.unlink(missing_ok=True)
+    trainer = MicroCoderGRPOTrainer(
+        model=model,
+        reward_funcs=[reward],
+        args=config,
+        train_dataset=Dataset.from_list(list(rows)),
+        processing_class=tokenizer,
+        peft_config=peft_config,
+        callbacks=[MetricsJSONLCallback(metrics, echo=lambda r: echo(_progress_line(r)))],
+    )
+    trainer.remove_callback(PrinterCallback)  # our one-line progress instead of TRL's dicts
+    echo(f"training {settings.steps} steps on {len(rows)} problems")
+    trainer.train()
+    return trainer
+
+
+def _progress_line(record: dict) -> str:
+    keys = ("reward", "microcoder/diversity", "microcoder/temperature", "microcoder/time/wall_s")
+    parts = [f"step {record.get('step')}"]
+    parts += [
+        f"{k.split('/')[-1]}={record[k]:.3g}" for k in keys if isinstance(record.get(k), float)
+    ]
+    return "  ".join(parts)
+
+
+def read_metrics(path: Path) -> list[dict]:
+    """The per-step records of ``metrics.jsonl`` (TRL's final summary line left out)."""
+    if not path.is_file():
+        return []
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in rows if "microcoder/diversity" in r]
+
+
+# --- results ------------------------------------------------------------------------------------
+
+
+def _mean_rate(graded: dict[str, list[bool]]) -> float:
+    rates = [sum(g) / len(g) for g in graded.values() if g]
+    return sum(rates) / len(rates) if rates else 0.0
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def step_times(records: Sequence[dict]) -> dict[str, float]:
+    """Mean seconds per training step and where they go: ``generate`` (sampling and TRL's
+    scoring bookkeeping), ``reward`` (the sandbox), ``update`` (the rest: the loss's forward
+    and backward, the optimizer)."""
+
+    def column(name: str) -> list[float]:
+        return [float(r[name]) for r in records if isinstance(r.get(name), (int, float))]
+
+    wall = _mean(column("microcoder/time/wall_s"))
+    generate = _mean(column("microcoder/time/generate_s"))
+    reward = _mean(column("microcoder/time/reward_s"))
+    return {
+        "wall": round(wall, 2),
+        "generate": round(generate, 2),
+        "reward": round(reward, 2),
+        "update": round(max(wall - generate - reward, 0.0), 2),
+    }
+
+
+def compare(base: dict[str, list[bool]], trained: dict[str, list[bool]]) -> dict[str, Any]:
+    """pass@1 before and after, their paired difference with a 95% bootstrap interval over
+    held-out problems and the sign-flip test's p (``evaluator.report.stats``)."""
+    from evaluator.report.stats import paired_bootstrap, sign_flip_test
+
+    ids = sorted(base)
+    a = [sum(base[q]) / len(base[q]) for q in ids]
+    b = [sum(trained[q]) / len(trained[q]) for q in ids]
+    low, high = paired_bootstrap(a, b)
+    return {
+        "base": round(_mean(a), 4),
+        "trained": round(_mean(b), 4),
+        "difference": round(_mean(b) - _mean(a), 4),
+        "interval95": [round(low, 4), round(high, 4)],
+        "sign_flip_p": round(sign_flip_test(a, b), 4),
+        "problems": len(ids),
+        "samples_per_problem": len(base[ids[0]]) if ids else 0,
+        "per_problem": {q: {"base": x, "trained": y} for q, x, y in zip(ids, a, b, strict=True)},
+    }
+
+
+def summarize(
+    model_path: str,
+    settings: DemoSettings,
+    split: dict[str, Any],
+    base: dict[str, list[bool]],
+    trained: dict[str, list[bool]],
+    records: Sequence[dict],
+    switches: list[dict],
+    timer: Timer,
+) -> dict[str, Any]:
+    return {
+        "model": Path(model_path).name,
+        "settings": asdict(settings),
+        "train_problems": split["train"],
+        "heldout": {**compare(base, trained), "temperature": settings.sampling_temperature},
+        "temperature_switches": switches,
+        "steps": len(records),
+        "seconds_per_step": step_times(records),
+        "wall_seconds": {**timer.phases, "total": round(sum(timer.phases.values()), 1)},
+    }
+
+
+def describe(summary: dict[str, Any]) -> str:
+    h = summary["heldout"]
+    t = summary["seconds_per_step"]
+    low, high = h["interval95"]
+    lines = [
+        f"held-out pass@1: {h['base']:.3f} -> {h['trained']:.3f} "
+        f"({h['difference']:+.3f}, 95% CI [{low:+.3f}, {high:+.3f}], sign-flip p={h['sign_flip_p']:.3g}; "
+        f"{h['problems']} problems x {h['samples_per_problem']} samples)",
+        f"{summary['steps']} steps, {t['wall']:.1f} s/step: generate {t['generate']:.1f}, "
+        f"reward {t['reward']:.1f}, update {t['update']:.1f}; "
+        f"total {summary['wall_seconds']['total']:.0f} s",
+    ]
+    for s in summary["temperature_switches"]:
+        lines.append(
+            f"temperature {s['from']:g} -> {s['to']:g} from step {s['step']} "
+            f"(rolling diversity {s['rolling_diversity']:.3f})"
+        )
+    return "\n".join(lines)
+
+
+def plot_training(records: Sequence[dict], summary: dict[str, Any], path: Path) -> None:
+    """Per-step curves (reward, pass rate, length, truncated/masked, diversity, temperature,
+    time) with the stage switch marked, and the held-out pass@1 before/after."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r["step"] for r in records]
+
+    def series(name: str) -> list[float]:
+        return [float(r.get(name, float("nan"))) for r in records]
+
+    fig, axes = plt.subplots(2, 4, figsize=(17, 7.5))
+    panels = [
+        (
+            "reward / pass rate",
+            [("reward", "reward"), ("microcoder/verdicts/AC", "pass rate (AC)")],
+        ),
+        ("completion length (tokens)", [("completions/mean_length", "mean")]),
+        (
+            "truncated / masked",
+            [("microcoder/truncated_ratio", "truncated"), ("microcoder/masked_ratio", "masked")],
+        ),
+        (
+            "group diversity (distinct 4-grams)",
+            [("microcoder/diversity", "batch"), ("microcoder/diversity_rolling", "rolling")],
+        ),
+        ("sampling temperature", [("microcoder/temperature", "T")]),
+        (
+            "verdicts",
+            [(f"microcoder/verdicts/{v}", v) for v in ("AC", "WA", "RE", "NO_CODE")],
+        ),
+        (
+            "seconds per step",
+            [
+                ("microcoder/time/wall_s", "wall"),
+                ("microcoder/time/generate_s", "generate"),
+                ("microcoder/time/reward_s", "reward"),
+            ],
+        ),
+    ]
+    switch_steps = [s["step"] for s in summary.get("temperature_switches", []) if s.get("step")]
+    for ax, (title, lines) in zip(axes.flat, panels, strict=False):
+        for name, label in lines:
+            ax.plot(steps, series(name), marker=".", label=label)
+        for s in switch_steps:
+            ax.axvline(s, color="black", linestyle="--", linewidth=1)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("step")
+        if len(lines) > 1:
+            ax.legend(fontsize=7)
+    floor = summary["settings"].get("diversity_floor")
+    if floor is not None and summary["settings"].get("temperature_stages"):
+        axes.flat[3].axhline(floor, color="tab:red", linestyle=":", label="floor")
+        axes.flat[3].legend(fontsize=7)
+    h = summary["heldout"]
+    ax = axes.flat[7]
+    low, high = h["interval95"]
+    ax.bar(["base", "trained"], [h["base"], h["trained"]], color=["tab:gray", "tab:green"])
+    ax.errorbar(
+        ["trained"],
+        [h["trained"]],
+        yerr=[[h["trained"] - (h["base"] + low)], [h["base"] + high - h["trained"]]],
+        color="black",
+        capsize=6,
+    )
+    ax.set_title(
+        f"held-out pass@1 ({h['problems']} problems x {h['samples_per_problem']})\n"
+        f"diff {h['difference']:+.3f}, 95% CI [{low:+.3f}, {high:+.3f}]",
+        fontsize=10,
+    )
+    label = ", ".join(
+        f"T {s['from']:g}->{s['to']:g} at step {s['step']}"
+        for s in summary.get("temperature_switches", [])
+    )
+    fig.suptitle(f"mctrain demo: {summary['model']}" + (f" (dashed: {label})" if label else ""))
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
