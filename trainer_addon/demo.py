@@ -43,14 +43,19 @@ class DemoError(Exception):
 class DemoSettings:
     """Everything that shapes a demo run; written into ``summary.json``."""
 
-    steps: int = 12
+    steps: int = 14
     prompts_per_step: int = 4
     num_generations: int = 4
     max_completion_length: int = 160
-    learning_rate: float = 5e-4
+    learning_rate: float = 1e-3
     lora_rank: int = 16  # 0: full fine-tune
-    temperature_stages: str | None = "0.8,1.2"
-    diversity_floor: float | None = 0.6
+    # the share of tests passed: a program that gets some tests right beats one that crashes,
+    # so far fewer groups have all-equal rewards (no gradient) than with binary 0/1
+    reward_mode: str = "fraction"
+    temperature_stages: str | None = "0.6,0.8"
+    # 0.9 x the base model's diversity level at T=0.6 on the training problems, measured by
+    # `mctrain sweep-temperature` (demo_result/sweep.json): `floor_from_sweep`
+    diversity_floor: float | None = 0.611
     diversity_window: int = 3
     temperature: float = 0.8  # without stages
     eval_samples: int = 8
@@ -138,7 +143,8 @@ def _prompt_ids(tokenizer: Any, messages: list[dict[str, str]]) -> list[int]:
 def grade_answers(
     reward: Any, rows: Sequence[dict], answers: Sequence[list[str]]
 ) -> list[list[bool]]:
-    """Whether each answer passes, by the training reward itself (binary: 1.0 = every test)."""
+    """Whether each answer passes, by the training reward itself: 1.0 is every test passed,
+    in both modes (binary: 1 or 0; fraction: the share of tests passed)."""
     flat = [
         ([{"role": "assistant", "content": a}], row["problem_json"])
         for row, group in zip(rows, answers, strict=True)
@@ -322,7 +328,7 @@ def run_demo(
     echo(f"loading {model_path}")
     model, tokenizer = load_model_and_tokenizer(model_path)
     timer.lap("load")
-    reward = make_reward(workers=settings.workers)
+    reward = make_reward(mode=settings.reward_mode, workers=settings.workers)
     try:
         if split is None:
             split = select_split(model, tokenizer, reward, settings, problems_path, output, echo)
@@ -427,10 +433,16 @@ def train(
 
 
 def _progress_line(record: dict) -> str:
-    keys = ("reward", "microcoder/diversity", "microcoder/temperature", "microcoder/time/wall_s")
+    shown = {
+        "reward": "reward",
+        "microcoder/verdicts/AC": "pass",
+        "microcoder/diversity": "diversity",
+        "microcoder/temperature": "T",
+        "microcoder/time/wall_s": "seconds",
+    }
     parts = [f"step {record.get('step')}"]
     parts += [
-        f"{k.split('/')[-1]}={record[k]:.3g}" for k in keys if isinstance(record.get(k), float)
+        f"{label}={record[k]:.3g}" for k, label in shown.items() if isinstance(record.get(k), float)
     ]
     return "  ".join(parts)
 
