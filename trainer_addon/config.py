@@ -10,6 +10,16 @@ from .stages import parse_temperature_stages
 
 NON_INCORRECT_CHOICES = ("not_wrong", "passed", "unjudged")
 
+# Training without activation checkpointing (GRPOConfig turns it on): transformers 5 renamed
+# the field and warns on the old name, which 4.x still needs.
+NO_ACTIVATION_CHECKPOINTING = {
+    (
+        "activation_checkpointing"
+        if "activation_checkpointing" in GRPOConfig.__dataclass_fields__
+        else "gradient_checkpointing"
+    ): False
+}
+
 
 def parse_temperature_schedule(spec: str | None) -> list[tuple[int, float]]:
     """Parse ``"0.6@0,1.2@140"`` into ``[(0, 0.6), (140, 1.2)]``, sorted by step.

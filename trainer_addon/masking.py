@@ -66,22 +66,29 @@ def masking_candidates(
     completion, whether it qualifies or not, so the stream of draws (and so reproducibility)
     does not depend on the verdicts.
     """
+    eligible = maskable(verdicts, truncated, token_ids, m, non_incorrect)
+    return [rng.random() < rho and can for can in eligible]
+
+
+def maskable(
+    verdicts: Sequence[str | None] | None,
+    truncated: Sequence[bool],
+    token_ids: Sequence[Sequence[int]],
+    m: int,
+    non_incorrect: Callable[[str | None], bool] | str = not_wrong,
+) -> list[bool]:
+    """The completions the rule may mask before its ``U(0,1) < rho`` draw: truncated,
+    non-incorrect and not ending in a repetition."""
     predicate = PREDICATES[non_incorrect] if isinstance(non_incorrect, str) else non_incorrect
     n = len(truncated)
     if verdicts is None:
         verdicts = [None] * n
     if len(verdicts) != n or len(token_ids) != n:
         raise ValueError("verdicts, truncated and token_ids must have one entry per completion")
-    mask = []
-    for verdict, is_truncated, ids in zip(verdicts, truncated, token_ids, strict=True):
-        draw = rng.random()
-        mask.append(
-            bool(is_truncated)
-            and predicate(verdict)
-            and not ends_in_repetition(ids, m)
-            and draw < rho
-        )
-    return mask
+    return [
+        bool(is_truncated) and predicate(verdict) and not ends_in_repetition(ids, m)
+        for verdict, is_truncated, ids in zip(verdicts, truncated, token_ids, strict=True)
+    ]
 
 
 def is_truncated(token_ids: Sequence[int], max_length: int, eos_token_ids: Sequence[int]) -> bool:

@@ -122,9 +122,13 @@ def floor_from_sweep(path: str | Path, temperature: float, fraction: float = 0.9
     model had at the start is the "keeps falling" the paper sees at a too-low temperature.
     The temperature must be one the sweep measured."""
     try:
-        report = json.loads(Path(path).read_text())
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}")
+    try:
+        report = json.loads(text)
         levels = {float(e["temperature"]): float(e["level"]) for e in report["temperatures"]}
-    except (OSError, ValueError, TypeError, KeyError) as exc:
+    except (ValueError, TypeError, KeyError) as exc:
         raise ValueError(f"{path} is not a sweep.json of mctrain sweep-temperature ({exc!r})")
     for measured, level in levels.items():
         if abs(measured - float(temperature)) < 1e-9:

@@ -37,7 +37,7 @@ from trl.trainer.utils import add_fused_lm_head
 
 from .config import parse_temperature_schedule, temperature_at
 from .diversity import batch_diversity
-from .masking import PREDICATES, is_truncated, masking_candidates
+from .masking import PREDICATES, is_truncated, maskable, masking_candidates
 from .stages import DiversityStages, parse_temperature_stages
 
 logger = logging.getLogger(__name__)
@@ -214,6 +214,7 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
             self.mask_rng,
             self.non_incorrect,
         )
+        eligible = maskable(verdicts, truncated, ids_list, self.repeat_window, self.non_incorrect)
         advantages = output["advantages"]
         if any(masked):
             keep = torch.tensor(
@@ -222,7 +223,9 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
             output["advantages"] = advantages * (
                 keep if advantages.dim() == 1 else keep.unsqueeze(1)
             )
-        diversity = self._log_microcoder_metrics(mode, ids_list, verdicts, truncated, masked)
+        diversity = self._log_microcoder_metrics(
+            mode, ids_list, verdicts, truncated, eligible, masked
+        )
         if mode == "train" and self.diversity_stages is not None:
             stages = self.diversity_stages
             # logged at the temperature this batch was sampled at, before any move it triggers
@@ -236,7 +239,9 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
                 self._pending_temperature = moved
         return output
 
-    def _log_microcoder_metrics(self, mode, ids_list, verdicts, truncated, masked) -> float:
+    def _log_microcoder_metrics(
+        self, mode, ids_list, verdicts, truncated, eligible, masked
+    ) -> float:
         """Log the ``microcoder/*`` metrics of one batch; returns its (gathered) diversity."""
         device = self.accelerator.device
         counts = Counter(
@@ -244,7 +249,13 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         )
         names = (*VERDICT_NAMES, "UNKNOWN")
         local = torch.tensor(
-            [len(ids_list), sum(truncated), sum(masked), *(counts.get(n, 0) for n in names)],
+            [
+                len(ids_list),
+                sum(truncated),
+                sum(masked),
+                sum(eligible),
+                *(counts.get(n, 0) for n in names),
+            ],
             dtype=torch.float64,
             device=device,
         )
@@ -254,7 +265,9 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         metrics["microcoder/truncated_ratio"].append(total[1] / n)
         metrics["microcoder/masked_ratio"].append(total[2] / n)
         metrics["microcoder/masked_of_truncated"].append(total[2] / max(total[1], 1.0))
-        for name, count in zip(names, total[3:], strict=True):
+        # before the rho draw: truncated, non-incorrect, no repetition (why masked is 0 or not)
+        metrics["microcoder/maskable_ratio"].append(total[3] / n)
+        for name, count in zip(names, total[4:], strict=True):
             metrics[f"microcoder/verdicts/{name}"].append(count / n)
         group = self.num_generations if mode == "train" else self.num_generations_eval
         all_ids = gather_object(ids_list)

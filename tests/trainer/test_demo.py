@@ -10,7 +10,14 @@ import pytest
 from click.testing import CliRunner
 
 from trainer_addon.cli import main
-from trainer_addon.demo import DEMO_PROBLEMS, DEMO_SPLIT, DemoError, split_problems
+from trainer_addon.demo import (
+    DEMO_PROBLEMS,
+    DEMO_SPLIT,
+    DEMO_SWEEP,
+    DemoError,
+    DemoSettings,
+    split_problems,
+)
 
 STEP_METRICS = (
     "reward",
@@ -19,6 +26,7 @@ STEP_METRICS = (
     "microcoder/temperature",
     "microcoder/truncated_ratio",
     "microcoder/masked_ratio",
+    "microcoder/maskable_ratio",
     "microcoder/time/generate_s",
     "microcoder/time/reward_s",
     "microcoder/time/wall_s",
@@ -88,8 +96,19 @@ def test_short_demo_runs_the_loop_and_writes_its_files(tiny_model_dir, tmp_path)
     (switch,) = summary["temperature_switches"]
     assert (switch["step"], switch["from"], switch["to"]) == (2, 0.7, 1.3)
     assert json.loads((out / "split.json").read_text()) == committed
+    trained_on = [
+        json.loads(line) for line in (out / "train_problems.jsonl").read_text().splitlines()
+    ]
+    assert [r["question_id"] for r in trained_on] == committed["train"]
     assert (out / "training.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "held-out pass@1:" in result.output
+    step_lines = [line for line in result.output.splitlines() if line.startswith("step ")]
+    assert [line.split()[:2] for line in step_lines] == [
+        ["step", "1"],
+        ["step", "2"],
+        ["step", "3"],
+    ]
+    assert all("reward=" in line for line in step_lines), step_lines
     assert "temperature 0.7 -> 1.3 from step 2" in result.output
 
 
@@ -187,3 +206,16 @@ def test_split_with_an_unknown_problem_is_refused(tiny_model_dir, tmp_path):
     )
     assert result.exit_code == 1
     assert "eval problem 'no-such-problem' is not in the problems file" in result.output
+
+
+def test_the_default_floor_is_the_committed_sweeps():
+    """The demo's floor is 0.9 x the base model's diversity at its first stage, as measured by
+    the committed sweep, in groups the size of the demo's and at its completion length."""
+    from trainer_addon.stages import floor_from_sweep, parse_temperature_stages
+
+    defaults = DemoSettings()
+    first = parse_temperature_stages(defaults.temperature_stages)[0]
+    assert defaults.diversity_floor == round(floor_from_sweep(DEMO_SWEEP, first), 3)
+    measured = json.loads(DEMO_SWEEP.read_text())["settings"]
+    assert measured["k"] == defaults.num_generations
+    assert measured["max_new_tokens"] == defaults.max_completion_length

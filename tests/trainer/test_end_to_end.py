@@ -117,6 +117,8 @@ def test_sweep_temperature_tiny_model(tiny_model_dir, easy_problems_file, tmp_pa
     report = json.loads((out / "sweep.json").read_text())
     assert report["recommended"] in (0.2, 1.0)
     assert [t["temperature"] for t in report["temperatures"]] == [0.2, 1.0]
+    assert report["settings"]["k"] == 3 and report["settings"]["prompts"] == 2
+    assert report["settings"]["max_new_tokens"] == 8
     assert (out / "sweep.png").stat().st_size > 0
     assert "recommended temperature" in result.output
 

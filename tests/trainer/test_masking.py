@@ -9,7 +9,7 @@ import torch
 
 from trainer_addon.config import MicroCoderGRPOConfig, parse_temperature_schedule, temperature_at
 from trainer_addon.diversity import batch_diversity, distinct_ngram_ratio, pairwise_jaccard_distance
-from trainer_addon.masking import ends_in_repetition, is_truncated, masking_candidates
+from trainer_addon.masking import ends_in_repetition, is_truncated, maskable, masking_candidates
 
 M = 4
 PLAIN = list(range(20))  # no repetition at the end
@@ -72,6 +72,18 @@ def test_passed_predicate():
     assert mask == [True, False]
 
 
+def test_maskable_is_the_rule_before_its_draw():
+    verdicts = ["AC", "WA", "NO_CODE", "AC", "RE"]
+    truncated = [True, True, True, False, False]
+    ids = [PLAIN, PLAIN, [3, 4] * M, PLAIN, PLAIN]  # the third ends in a repetition
+    assert maskable(verdicts, truncated, ids, M) == [True, False, False, False, False]
+    for rho in (0.0, 0.3, 1.0):
+        mask = masking_candidates(verdicts, truncated, ids, M, rho, random.Random(3))
+        assert all(e for e, m in zip(maskable(verdicts, truncated, ids, M), mask, strict=True) if m)
+    assert masking_candidates(verdicts, truncated, ids, M, 0.0, random.Random(3)) == [False] * 5
+    assert masking_candidates(verdicts, truncated, ids, M, 1.0, random.Random(3))[0]
+
+
 def test_is_truncated():
     assert is_truncated([1, 2, 3], 3, [9])
     assert not is_truncated([1, 2, 9], 3, [9])
@@ -107,6 +119,7 @@ def test_trainer_masks_only_chosen_advantages(tiny_model, tiny_tokenizer, tmp_pa
     assert out["advantages"].tolist() == pytest.approx([0.0, -0.5, 0.7, -1.7])
     metrics = trainer._metrics["train"]
     assert metrics["microcoder/masked_ratio"][-1] == 0.25
+    assert metrics["microcoder/maskable_ratio"][-1] == 0.25
     assert metrics["microcoder/truncated_ratio"][-1] == 0.75
     assert metrics["microcoder/verdicts/AC"][-1] == 0.5
 

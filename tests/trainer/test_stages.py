@@ -130,6 +130,8 @@ def test_floor_from_sweep(tmp_path):
     other.write_text(json.dumps({"recommended": 1.2}))
     with pytest.raises(ValueError, match="is not a sweep.json"):
         floor_from_sweep(other, 0.6)
+    with pytest.raises(ValueError, match=r"cannot read .*missing\.json: No such file"):
+        floor_from_sweep(tmp_path / "missing.json", 0.6)
 
 
 def test_train_options_take_the_floor_from_a_sweep(tmp_path):

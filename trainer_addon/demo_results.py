@@ -1,0 +1,198 @@
+"""The results of ``mctrain demo``: the per-step records, held-out pass@1 before and after
+with its paired interval, ``summary.json``, the one-paragraph description and the plot."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .demo import DemoSettings, Timer
+
+
+def read_metrics(path: Path) -> list[dict]:
+    """The per-step records of ``metrics.jsonl`` (TRL's final summary line left out)."""
+    if not path.is_file():
+        return []
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in rows if "microcoder/diversity" in r]
+
+
+def mean_rate(graded: dict[str, list[bool]]) -> float:
+    rates = [sum(g) / len(g) for g in graded.values() if g]
+    return sum(rates) / len(rates) if rates else 0.0
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def step_times(records: Sequence[dict]) -> dict[str, float]:
+    """Mean seconds per training step and where they go: ``generate`` (sampling and TRL's
+    scoring bookkeeping), ``reward`` (the sandbox), ``update`` (the rest: the loss's forward
+    and backward, the optimizer)."""
+
+    def column(name: str) -> list[float]:
+        return [float(r[name]) for r in records if isinstance(r.get(name), (int, float))]
+
+    wall = _mean(column("microcoder/time/wall_s"))
+    generate = _mean(column("microcoder/time/generate_s"))
+    reward = _mean(column("microcoder/time/reward_s"))
+    return {
+        "wall": round(wall, 2),
+        "generate": round(generate, 2),
+        "reward": round(reward, 2),
+        "update": round(max(wall - generate - reward, 0.0), 2),
+    }
+
+
+def compare(base: dict[str, list[bool]], trained: dict[str, list[bool]]) -> dict[str, Any]:
+    """pass@1 before and after, their paired difference with a 95% bootstrap interval over
+    held-out problems and the sign-flip test's p (``evaluator.report.stats``)."""
+    from evaluator.report.stats import paired_bootstrap, sign_flip_test
+
+    ids = sorted(base)
+    a = [sum(base[q]) / len(base[q]) for q in ids]
+    b = [sum(trained[q]) / len(trained[q]) for q in ids]
+    low, high = paired_bootstrap(a, b)
+    return {
+        "base": round(_mean(a), 4),
+        "trained": round(_mean(b), 4),
+        "difference": round(_mean(b) - _mean(a), 4),
+        "interval95": [round(low, 4), round(high, 4)],
+        "sign_flip_p": round(sign_flip_test(a, b), 4),
+        "problems": len(ids),
+        "samples_per_problem": len(base[ids[0]]) if ids else 0,
+        "per_problem": {q: {"base": x, "trained": y} for q, x, y in zip(ids, a, b, strict=True)},
+    }
+
+
+def summarize(
+    model_path: str,
+    settings: DemoSettings,
+    split: dict[str, Any],
+    base: dict[str, list[bool]],
+    trained: dict[str, list[bool]],
+    records: Sequence[dict],
+    switches: list[dict],
+    timer: Timer,
+) -> dict[str, Any]:
+    return {
+        "model": Path(model_path).name,
+        "settings": asdict(settings),
+        "train_problems": split["train"],
+        "heldout": {**compare(base, trained), "temperature": settings.sampling_temperature},
+        "temperature_switches": switches,
+        "steps": len(records),
+        "seconds_per_step": step_times(records),
+        "wall_seconds": {**timer.phases, "total": round(sum(timer.phases.values()), 1)},
+    }
+
+
+def describe(summary: dict[str, Any]) -> str:
+    h = summary["heldout"]
+    t = summary["seconds_per_step"]
+    low, high = h["interval95"]
+    lines = [
+        f"held-out pass@1: {h['base']:.3f} -> {h['trained']:.3f} "
+        f"({h['difference']:+.3f}, 95% CI [{low:+.3f}, {high:+.3f}], sign-flip p={h['sign_flip_p']:.3g}; "
+        f"{h['problems']} problems x {h['samples_per_problem']} samples)",
+        f"{summary['steps']} steps, {t['wall']:.1f} s/step: generate {t['generate']:.1f}, "
+        f"reward {t['reward']:.1f}, update {t['update']:.1f}; "
+        f"total {summary['wall_seconds']['total']:.0f} s",
+    ]
+    for s in summary["temperature_switches"]:
+        lines.append(
+            f"temperature {s['from']:g} -> {s['to']:g} from step {s['step']} "
+            f"(rolling diversity {s['rolling_diversity']:.3f})"
+        )
+    return "\n".join(lines)
+
+
+def plot_training(records: Sequence[dict], summary: dict[str, Any], path: Path) -> None:
+    """Per-step curves (reward, pass rate, length, truncated/masked, diversity, temperature,
+    time) with the stage switch marked, and the held-out pass@1 before/after."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r["step"] for r in records]
+
+    def series(name: str) -> list[float]:
+        return [float(r.get(name, float("nan"))) for r in records]
+
+    fig, axes = plt.subplots(2, 4, figsize=(17, 7.5))
+    panels = [
+        (
+            "reward / pass rate",
+            [("reward", "reward"), ("microcoder/verdicts/AC", "pass rate (AC)")],
+        ),
+        ("completion length (tokens)", [("completions/mean_length", "mean")]),
+        (
+            "truncated / maskable / masked",
+            [
+                ("microcoder/truncated_ratio", "truncated"),
+                ("microcoder/maskable_ratio", "maskable (before the rho draw)"),
+                ("microcoder/masked_ratio", "masked"),
+            ],
+        ),
+        (
+            "group diversity (distinct 4-grams)",
+            [("microcoder/diversity", "batch"), ("microcoder/diversity_rolling", "rolling")],
+        ),
+        ("sampling temperature", [("microcoder/temperature", "T")]),
+        (
+            "verdicts",
+            [(f"microcoder/verdicts/{v}", v) for v in ("AC", "WA", "RE", "NO_CODE")],
+        ),
+        (
+            "seconds per step",
+            [
+                ("microcoder/time/wall_s", "wall"),
+                ("microcoder/time/generate_s", "generate"),
+                ("microcoder/time/reward_s", "reward"),
+            ],
+        ),
+    ]
+    switch_steps = [s["step"] for s in summary.get("temperature_switches", []) if s.get("step")]
+    for ax, (title, lines) in zip(axes.flat, panels, strict=False):
+        for name, label in lines:
+            ax.plot(steps, series(name), marker=".", label=label)
+        for s in switch_steps:
+            ax.axvline(s, color="black", linestyle="--", linewidth=1)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("step")
+        if len(lines) > 1:
+            ax.legend(fontsize=7)
+    floor = summary["settings"].get("diversity_floor")
+    if floor is not None and summary["settings"].get("temperature_stages"):
+        axes.flat[3].axhline(floor, color="tab:red", linestyle=":", label="floor")
+        axes.flat[3].legend(fontsize=7)
+    h = summary["heldout"]
+    ax = axes.flat[7]
+    low, high = h["interval95"]
+    ax.bar(["base", "trained"], [h["base"], h["trained"]], color=["tab:gray", "tab:green"])
+    ax.errorbar(
+        ["trained"],
+        [h["trained"]],
+        yerr=[[h["trained"] - (h["base"] + low)], [h["base"] + high - h["trained"]]],
+        color="black",
+        capsize=6,
+    )
+    ax.set_title(
+        f"held-out pass@1 ({h['problems']} problems x {h['samples_per_problem']})\n"
+        f"diff {h['difference']:+.3f}, 95% CI [{low:+.3f}, {high:+.3f}]",
+        fontsize=10,
+    )
+    label = ", ".join(
+        f"T {s['from']:g}->{s['to']:g} at step {s['step']}"
+        for s in summary.get("temperature_switches", [])
+    )
+    fig.suptitle(f"mctrain demo: {summary['model']}" + (f" (dashed: {label})" if label else ""))
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
