@@ -102,8 +102,11 @@ def sample_answers(
     bf16: bool = False,
 ) -> list[list[str]]:
     """``samples`` sampled answers (text up to EOS) per chat prompt, TRL's way: left-padded
-    batches, top-p 1, no top-k, ``max_new_tokens`` at most."""
+    batches, top-p 1, no top-k, ``max_new_tokens`` at most. A progress bar on a terminal."""
+    import sys
+
     import torch
+    from tqdm import tqdm
 
     jobs = [
         (i, ids) for i, p in enumerate(prompts) for ids in [_prompt_ids(tokenizer, p)] * samples
@@ -113,6 +116,8 @@ def sample_answers(
     eos = tokenizer.eos_token_id
     model.eval()
     torch.manual_seed(seed)
+    # disable=None: a bar only on a terminal, nothing in a log file
+    bar = tqdm(total=len(jobs), unit="sample", disable=None, file=sys.stderr, leave=False)
     for start in range(0, len(jobs), batch_size):
         chunk = jobs[start : start + batch_size]
         width = max(len(ids) for _, ids in chunk)
@@ -134,6 +139,8 @@ def sample_answers(
             if eos in ids:
                 ids = ids[: ids.index(eos)]
             answers[index].append(tokenizer.decode(ids, skip_special_tokens=True))
+        bar.update(len(chunk))
+    bar.close()
     return answers
 
 

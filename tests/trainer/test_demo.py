@@ -4,7 +4,9 @@ sandbox; the selection of the split on crafted pass rates with the evaluator's f
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -251,3 +253,25 @@ def test_demo_runs_with_its_defaults_on_the_real_model(tmp_path):
     assert (summary["settings"]["lora_rank"], summary["settings"]["bf16"]) == (16, True)
     assert summary["steps"] == 1
     assert summary["heldout"]["samples_per_problem"] == 1
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("stream", [_Terminal, io.StringIO], ids=["terminal", "log-file"])
+def test_sampling_shows_a_progress_bar_only_on_a_terminal(
+    tiny_model, tiny_tokenizer, monkeypatch, stream
+):
+    from trainer_addon.demo import sample_answers
+
+    err = stream()
+    monkeypatch.setattr(sys, "stderr", err)
+    prompts = [[{"role": "user", "content": "add two numbers"}]] * 2
+    answers = sample_answers(tiny_model, tiny_tokenizer, prompts, 3, 1.0, 4, batch_size=4)
+    assert [len(group) for group in answers] == [3, 3]
+    if stream is _Terminal:
+        assert "/6 [" in err.getvalue() and "sample/s" in err.getvalue()
+    else:
+        assert err.getvalue() == ""
