@@ -166,6 +166,30 @@ def grade_answers(
     return [[next(passed) for _ in group] for group in answers]
 
 
+def write_answers(
+    path: Path,
+    phase: str,
+    rows: Sequence[dict],
+    answers: Sequence[list[str]],
+    graded: Sequence[list[bool]],
+    verdicts: Sequence[str | None] | None,
+) -> None:
+    """Append one JSON line per sampled answer, to audit what passed and what did not."""
+    flat_verdicts = iter(verdicts or [])
+    with path.open("a") as f:
+        for row, group, passes in zip(rows, answers, graded, strict=True):
+            for sample, (answer, ok) in enumerate(zip(group, passes, strict=True)):
+                record = {
+                    "phase": phase,
+                    "question_id": row["question_id"],
+                    "sample": sample,
+                    "passed": ok,
+                    "verdict": next(flat_verdicts, None),
+                    "answer": answer,
+                }
+                f.write(json.dumps(record) + "\n")
+
+
 def pass_rates_of(
     model: Any,
     tokenizer: Any,
@@ -173,8 +197,11 @@ def pass_rates_of(
     reward: Any,
     settings: DemoSettings,
     samples: int,
+    answers_path: Path | None = None,
+    phase: str = "",
 ) -> dict[str, list[bool]]:
-    """``{question_id: [passed per sample]}`` of ``rows`` at the held-out sampling settings."""
+    """``{question_id: [passed per sample]}`` of ``rows`` at the held-out sampling settings;
+    every answer appended to ``answers_path`` (as ``phase``) when given."""
     answers = sample_answers(
         model,
         tokenizer,
@@ -187,6 +214,9 @@ def pass_rates_of(
         settings.bf16,
     )
     graded = grade_answers(reward, rows, answers)
+    if answers_path is not None:
+        verdicts = getattr(reward, "last_verdicts", None)
+        write_answers(answers_path, phase, rows, answers, graded, verdicts)
     return {row["question_id"]: g for row, g in zip(rows, graded, strict=True)}
 
 
@@ -339,7 +369,7 @@ def run_demo(
     echo: Echo = print,
 ) -> dict[str, Any]:
     """The whole demo; writes ``output``/{metrics.jsonl, training.png, summary.json, split.json,
-    train_problems.jsonl} and returns the summary."""
+    train_problems.jsonl, heldout_answers.jsonl} and returns the summary."""
     from .models import load_model_and_tokenizer
     from .reward import make_reward
 
@@ -366,13 +396,19 @@ def run_demo(
             f"held-out pass@1 of the base model: {len(eval_rows)} problems x {samples} samples "
             f"at T={settings.sampling_temperature:g}"
         )
-        base = pass_rates_of(model, tokenizer, eval_rows, reward, settings, samples)
+        answers_path = output / "heldout_answers.jsonl"
+        answers_path.unlink(missing_ok=True)
+        base = pass_rates_of(
+            model, tokenizer, eval_rows, reward, settings, samples, answers_path, "base"
+        )
         timer.lap("eval_base")
         echo(f"  base pass@1 {mean_rate(base):.3f}")
         trainer = train(model, tokenizer, train_rows, reward, settings, output, echo)
         timer.lap("train")
         trained_model = trainer.accelerator.unwrap_model(trainer.model, keep_fp32_wrapper=False)
-        trained = pass_rates_of(trained_model, tokenizer, eval_rows, reward, settings, samples)
+        trained = pass_rates_of(
+            trained_model, tokenizer, eval_rows, reward, settings, samples, answers_path, "trained"
+        )
         timer.lap("eval_trained")
     finally:
         close = getattr(reward, "close", None)

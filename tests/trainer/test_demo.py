@@ -103,6 +103,21 @@ def test_short_demo_runs_the_loop_and_writes_its_files(tiny_model_dir, tmp_path)
     ]
     assert [r["question_id"] for r in trained_on] == committed["train"]
     assert (out / "training.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    answers = [
+        json.loads(line) for line in (out / "heldout_answers.jsonl").read_text().splitlines()
+    ]
+    assert [(a["phase"], a["sample"]) for a in answers] == [
+        (phase, sample) for phase in ("base", "trained") for _ in range(3) for sample in range(2)
+    ]
+    for phase in ("base", "trained"):
+        per_problem = {}
+        for a in answers:
+            if a["phase"] == phase:
+                per_problem.setdefault(a["question_id"], []).append(a["passed"])
+        rates = {q: sum(p) / len(p) for q, p in per_problem.items()}
+        assert rates == {q: r[phase] for q, r in heldout["per_problem"].items()}
+    assert all(a["passed"] == (a["verdict"] == "AC") for a in answers)
+    assert all(a["verdict"] and isinstance(a["answer"], str) for a in answers)
     assert "held-out pass@1:" in result.output
     step_lines = [line for line in result.output.splitlines() if line.startswith("step ")]
     assert [line.split()[:2] for line in step_lines] == [
