@@ -290,3 +290,35 @@ def test_sampling_shows_a_progress_bar_only_on_a_terminal(
         assert "/6 [" in err.getvalue() and "sample/s" in err.getvalue()
     else:
         assert err.getvalue() == ""
+
+
+def test_bundled_references_pass_and_known_wrong_answers_fail():
+    """Every bundled problem's reference solution passes its tests in the sandbox, and answers
+    the trained model gave that are wrong fail: a held-out pass the audit of
+    heldout_answers.jsonl found (distinct evens counted) needed one more test."""
+    from trainer_addon.demo import problem_rows
+    from trainer_addon.reward import make_reward
+
+    rows = {row["question_id"]: row for row in problem_rows(DEMO_PROBLEMS)}
+    records = [json.loads(line) for line in DEMO_PROBLEMS.read_text().splitlines()]
+    wrong = {
+        "mc-count-evens": "def countEvens(nums):\n    return len(set(n for n in nums if n % 2 == 0))",
+        "mc-product-of-all": "def productOfAll(nums):\n    return sum(n for n in nums if n)",
+        "mc-factorial-value": "def factorial(n):\n    return n * factorial(n - 1)",
+    }
+    answers = [(r["question_id"], r["reference_solution"]) for r in records]
+    answers += list(wrong.items())
+    reward = make_reward(mode="binary", workers=2)
+    try:
+        scores = reward(
+            completions=[
+                [{"role": "assistant", "content": f"```python\n{code}\n```"}] for _, code in answers
+            ],
+            problem_json=[rows[q]["problem_json"] for q, _ in answers],
+        )
+    finally:
+        reward.close()
+    references = dict(zip([q for q, _ in answers[: len(records)]], scores, strict=False))
+    assert len(references) == 56
+    assert {q for q, s in references.items() if s != 1.0} == set()
+    assert scores[len(records) :] == [0.0] * len(wrong)

@@ -388,7 +388,8 @@ CALL = [
         "countEvens(self, nums: List[int]) -> int",
         "Given an integer array `nums`, return how many of its elements are even.",
         "return sum(x % 2 == 0 for x in nums)",
-        [([1, 2, 3, 4],), ([],), ([1, 3],), ([0, -2, 8],), ([5, 6, 7, 8, 10],)],
+        # [2, 2, 4, 4]: counting distinct evens, len(set(...)), is wrong
+        [([1, 2, 3, 4],), ([],), ([1, 3],), ([0, -2, 8],), ([5, 6, 7, 8, 10],), ([2, 2, 4, 4],)],
     ),
     (
         "first-and-last",
