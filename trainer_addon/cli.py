@@ -42,6 +42,24 @@ def _echo_progress(record: dict) -> None:
     click.echo("  ".join(parts), err=True)
 
 
+def _stage_temperatures(spec: str | None) -> list[float]:
+    from .stages import parse_temperature_stages
+
+    try:
+        return parse_temperature_stages(spec)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--temperature-stages")
+
+
+def _floor_from(path: str, first_stage: float) -> float:
+    from .stages import floor_from_sweep
+
+    try:
+        return floor_from_sweep(path, first_stage)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--diversity-floor-from")
+
+
 def temperature_options(
     schedule: str | None,
     stages: str | None,
@@ -52,12 +70,7 @@ def temperature_options(
     """Check the temperature options together; returns (schedule, diversity floor).
 
     Bad input is a ``click.UsageError`` (one line, exit status 2), never a traceback."""
-    from .stages import floor_from_sweep, parse_temperature_stages
-
-    try:
-        temperatures = parse_temperature_stages(stages)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--temperature-stages")
+    temperatures = _stage_temperatures(stages)
     if not temperatures:
         if floor is not None or floor_from is not None:
             raise click.UsageError("--diversity-floor needs --temperature-stages")
@@ -69,10 +82,7 @@ def temperature_options(
     if floor_from is not None:
         if floor is not None:
             raise click.UsageError("give --diversity-floor or --diversity-floor-from, not both")
-        try:
-            floor = floor_from_sweep(floor_from, temperatures[0])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise click.BadParameter(str(exc), param_hint="--diversity-floor-from")
+        floor = _floor_from(floor_from, temperatures[0])
         click.echo(f"diversity floor {floor:.4f} from {floor_from}", err=True)
     if floor is None:
         raise click.UsageError("--temperature-stages needs --diversity-floor (or -from)")
@@ -347,17 +357,10 @@ def demo(
     sweep-temperature`. See trainer_addon/README.md."""
     from .demo import DEMO_PROBLEMS, DEMO_SPLIT, DemoError, DemoSettings, run_demo
     from .models import smollm2_gguf_path
-    from .stages import floor_from_sweep, parse_temperature_stages
 
-    try:
-        stages = parse_temperature_stages(options["temperature_stages"])
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--temperature-stages")
+    stages = _stage_temperatures(options["temperature_stages"])
     if stages and diversity_floor_from is not None:
-        try:
-            options["diversity_floor"] = floor_from_sweep(diversity_floor_from, stages[0])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise click.BadParameter(str(exc), param_hint="--diversity-floor-from")
+        options["diversity_floor"] = _floor_from(diversity_floor_from, stages[0])
     if stages and options["diversity_floor"] is None:
         raise click.UsageError("--temperature-stages needs --diversity-floor")
     if select_only and not reselect:

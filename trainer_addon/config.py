@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from trl import GRPOConfig
 
-from .stages import parse_temperature_stages
+from .stages import stages_from_options
 
 NON_INCORRECT_CHOICES = ("not_wrong", "passed", "unjudged")
 
@@ -140,15 +140,13 @@ class MicroCoderGRPOConfig(GRPOConfig):
         stages = parse_temperature_schedule(self.temperature_schedule)
         if stages:
             self.temperature = temperature_at(stages, 0, self.temperature)
-        diversity_stages = parse_temperature_stages(self.temperature_stages)
-        if diversity_stages:
-            if stages:
-                raise ValueError("give temperature_schedule or temperature_stages, not both")
-            if self.diversity_floor is None:
-                raise ValueError("temperature_stages needs a diversity_floor")
-            self.temperature = diversity_stages[0]
         if self.diversity_window < 1:
             raise ValueError("diversity_window must be >= 1")
+        diversity_stages = stages_from_options(
+            self.temperature_stages, self.diversity_floor, self.diversity_window, bool(stages)
+        )
+        if diversity_stages is not None:
+            self.temperature = diversity_stages.temperature
         if not 0.0 <= self.truncation_mask_ratio <= 1.0:
             raise ValueError("truncation_mask_ratio must be in [0, 1]")
         if self.repeat_window < 1:

@@ -318,12 +318,10 @@ def problem_rows(problems_path: str | Path) -> list[dict]:
 def write_training_problems(problems_path: str | Path, ids: Sequence[str], path: Path) -> None:
     """The training problems' records, as read, in ``ids``' order: what ``mctrain
     sweep-temperature --problems`` measures a diversity floor on."""
-    from evaluator.formats import read_problems, read_records
+    from evaluator.datasets.records import read_entries, write_records
 
-    problems = read_problems(problems_path)
-    records = [record for _, record in read_records(problems_path)]
-    by_id = {problem.id: record for problem, record in zip(problems, records, strict=True)}
-    path.write_text("".join(json.dumps(by_id[q]) + "\n" for q in ids))
+    by_id = {entry.id: entry.record for entry in read_entries(problems_path)}
+    write_records(path, [by_id[q] for q in ids])
 
 
 def load_split(path: str | Path, rows: dict[str, dict]) -> dict[str, Any]:

@@ -66,7 +66,11 @@ def masking_candidates(
     completion, whether it qualifies or not, so the stream of draws (and so reproducibility)
     does not depend on the verdicts.
     """
-    eligible = maskable(verdicts, truncated, token_ids, m, non_incorrect)
+    return draw_masks(maskable(verdicts, truncated, token_ids, m, non_incorrect), rho, rng)
+
+
+def draw_masks(eligible: Sequence[bool], rho: float, rng: random.Random) -> list[bool]:
+    """The ``U(0,1) < rho`` draw: one per completion, eligible or not."""
     return [rng.random() < rho and can for can in eligible]
 
 

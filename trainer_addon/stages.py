@@ -48,6 +48,21 @@ def parse_temperature_stages(spec: str | None) -> list[float]:
     return stages
 
 
+def stages_from_options(
+    spec: str | None, floor: float | None, window: int, has_schedule: bool
+) -> DiversityStages | None:
+    """The rule the trainer options ask for (``None``: no stages), or the ``ValueError`` that
+    says why they do not fit together."""
+    temperatures = parse_temperature_stages(spec)
+    if not temperatures:
+        return None
+    if has_schedule:
+        raise ValueError("give temperature_schedule or temperature_stages, not both")
+    if floor is None:
+        raise ValueError("temperature_stages needs a diversity_floor")
+    return DiversityStages(temperatures, float(floor), int(window))
+
+
 @dataclass
 class StageSwitch:
     """One move: decided from the diversity of step ``triggered_at`` (rolling mean

@@ -6,8 +6,8 @@ Override points (everything else is TRL's):
   verdicts of the first reward function exposing ``last_verdicts`` (local completions).
 * ``_generate_and_score_completions``: before TRL's, applies the staged temperature for the
   current step (sampling *and* training log-prob temperature, see :meth:`set_temperature`);
-  after it (advantages already group-normalised), zeroes the advantages chosen by
-  :func:`~trainer_addon.masking.masking_candidates` and logs the ``microcoder/*`` metrics.
+  after it (advantages already group-normalised), zeroes the advantages the masking rule
+  chooses (:mod:`trainer_addon.masking`) and logs the ``microcoder/*`` metrics.
 
 The temperature only changes when a generation batch is produced, so every batch is scored
 (old log-probs and the loss's log-probs) at the temperature it was sampled at. Two ways to
@@ -37,8 +37,8 @@ from trl.trainer.utils import add_fused_lm_head
 
 from .config import parse_temperature_schedule, temperature_at
 from .diversity import batch_diversity
-from .masking import PREDICATES, is_truncated, maskable, masking_candidates
-from .stages import DiversityStages, parse_temperature_stages
+from .masking import PREDICATES, draw_masks, is_truncated, maskable
+from .stages import stages_from_options
 
 logger = logging.getLogger(__name__)
 
@@ -63,17 +63,12 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         self.temperature_schedule = parse_temperature_schedule(
             getattr(a, "temperature_schedule", None)
         )
-        stages = parse_temperature_stages(getattr(a, "temperature_stages", None))
-        self.diversity_stages = None
-        if stages:
-            if self.temperature_schedule:
-                raise ValueError("give temperature_schedule or temperature_stages, not both")
-            floor = getattr(a, "diversity_floor", None)
-            if floor is None:
-                raise ValueError("temperature_stages needs a diversity_floor")
-            self.diversity_stages = DiversityStages(
-                stages, float(floor), int(getattr(a, "diversity_window", 5))
-            )
+        self.diversity_stages = stages_from_options(
+            getattr(a, "temperature_stages", None),
+            getattr(a, "diversity_floor", None),
+            getattr(a, "diversity_window", 5),
+            bool(self.temperature_schedule),
+        )
         self._pending_temperature: float | None = None
         self._reward_seconds = 0.0
         self._generate_seconds = 0.0
@@ -205,16 +200,9 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
         truncated = [
             is_truncated(ids, self.max_completion_length, self.eos_token_ids) for ids in ids_list
         ]
-        masked = masking_candidates(
-            verdicts,
-            truncated,
-            ids_list,
-            self.repeat_window,
-            self.truncation_mask_ratio if mode == "train" else 0.0,
-            self.mask_rng,
-            self.non_incorrect,
-        )
         eligible = maskable(verdicts, truncated, ids_list, self.repeat_window, self.non_incorrect)
+        rho = self.truncation_mask_ratio if mode == "train" else 0.0
+        masked = draw_masks(eligible, rho, self.mask_rng)
         advantages = output["advantages"]
         if any(masked):
             keep = torch.tensor(
