@@ -15,6 +15,22 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ["MICROCODER_TEST_DATA"] = str(Path(__file__).resolve().parent / "data")
 
 from evaluator.sandbox import SandboxPool  # noqa: E402
+from tests.extras import SkippedModule, forbid_skips, missing_extra  # noqa: E402
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path, parent):
+    """A test module whose optional extra is not installed is one skip naming the extra."""
+    reason = missing_extra(module_path)
+    if reason is None:
+        return None
+    module = SkippedModule.from_parent(parent, path=module_path)
+    module.reason = reason
+    return module
+
+
+def pytest_sessionfinish(session, exitstatus):
+    forbid_skips(session)
 
 
 @contextmanager

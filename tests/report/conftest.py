@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import browser
+from browser import CHROMEDRIVER, CHROMIUM, browser
 from full_release import full_release_rows, full_release_summary
 from report_cli import invoke
 
 from evaluator.formats import write_lcb_results
+from tests.extras import missing_browser
 
 
 @dataclass(frozen=True)
@@ -61,5 +62,8 @@ def full_release(tmp_path_factory) -> tuple[Graded, Graded]:
 
 @pytest.fixture(scope="session")
 def driver():
+    reason = missing_browser(CHROMIUM, CHROMEDRIVER)
+    if reason is not None:
+        pytest.skip(reason)
     with browser() as chromium:
         yield chromium

