@@ -20,8 +20,8 @@ import json
 import os
 import sys
 
-from evaluator.harness import child as harness
 from evaluator.sandbox import kernel
+from evaluator.sandbox.inside import harness
 from evaluator.sandbox.template import PRELOAD
 
 PROGRAM = "print(input())"

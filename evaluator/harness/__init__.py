@@ -1,2 +1,3 @@
-"""How a test is fed and read: stdin/stdout, call-based, assertion. ``child`` is the half that
-runs inside the sandbox; the other modules build jobs and judge their runs in the grader."""
+"""How a test is fed and read, on the grader's side: stdin/stdout, call-based, assertion. Each
+module builds a problem's job for the sandbox and judges its runs; the half that runs inside
+the sandboxed child is :mod:`evaluator.sandbox.inside`."""

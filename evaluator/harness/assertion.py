@@ -1,6 +1,6 @@
 """Assertion harness (HumanEval/MBPP): the problem's tests define ``check(candidate)``.
 
-By default the tests run in a process of their own (see :func:`evaluator.harness.split.run_check`):
+By default the tests run in a process of their own (see :func:`evaluator.sandbox.inside.split.run_check`):
 ``check`` gets a proxy that calls the candidate in its sandbox and receives plain data back,
 so the candidate can neither forge the report that ``check`` returned nor pass an always-equal
 object to the asserts, and a pass needs that report (exit status 0, e.g. ``sys.exit(0)``

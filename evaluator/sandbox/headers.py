@@ -9,8 +9,8 @@ import signal
 import time
 from typing import Any
 
-from evaluator.harness import child as harness
 from evaluator.sandbox.files import STDERR_KEEP, read_output
+from evaluator.sandbox.inside import harness
 
 
 def with_output(header: dict[str, Any], fds: list[int], limits: dict[str, Any]):

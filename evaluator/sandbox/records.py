@@ -13,7 +13,7 @@ class Isolation(StrEnum):
     """``adaptive`` (the default): one child runs a submission's tests one after another as
     long as the interpreter's global state is what it was before the first test; a test
     that changed it (or a child that died) sends the rest to a fresh child
-    (:mod:`evaluator.sandbox.state`). ``test``: a fresh child per test (nothing survives
+    (:mod:`evaluator.sandbox.inside.state`). ``test``: a fresh child per test (nothing survives
     between tests; the kernel measures each test's CPU time and memory). ``submission``: one
     child runs all the tests whatever they change (fastest; a program can leave state in
     imported modules or threads, or tamper with what the harness reports about its own later
@@ -25,7 +25,7 @@ class Isolation(StrEnum):
 
 
 class Mode(StrEnum):
-    """How the child feeds a test and reads the answer (see :mod:`evaluator.harness.child`)."""
+    """How the child feeds a test and reads the answer (see :mod:`evaluator.sandbox.inside.harness`)."""
 
     STDIN = "stdin"  # run as __main__ with the test on fd 0
     CALL = "call"  # call a function with JSON arguments, return strict-JSON

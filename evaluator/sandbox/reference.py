@@ -4,7 +4,7 @@
 module runs a probe that way (same interpreter, stdin and stdout redirected to files, a fresh
 directory) and records what the interpreter set up: ``sys.flags``, the import path (and the
 virtual environment's prefixes, which ``site`` sets), the streams' encoding and error handler, the recursion limit and the int/str digit limit. The fork
-template copies these into every child (:mod:`evaluator.sandbox.interpreter`), so a program
+template copies these into every child (:mod:`evaluator.sandbox.inside.interpreter`), so a program
 finds a plain run's values even though the fork server itself runs with ``-I -S``.
 """
 

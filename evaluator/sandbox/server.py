@@ -32,9 +32,9 @@ import sys
 import time
 from typing import Any
 
-from evaluator.harness import child as harness
 from evaluator.sandbox import headers, kernel, template
 from evaluator.sandbox.files import clear_dir, fill, read_output, remove_tree
+from evaluator.sandbox.inside import harness
 from evaluator.sandbox.wire import STOP, FrameReader, frames_end, write_frames
 
 
@@ -68,7 +68,6 @@ class _Child:
         "nonce",
         "poller",
         "buffer",
-        "marks",
         "clock",
         "brief_fd",
     )
@@ -80,10 +79,7 @@ class _Child:
         self.poller = select.poll()
         self.poller.register(status_r, select.POLLIN)
         self.poller.register(self.pidfd, select.POLLIN)
-        self.buffer = bytearray()  # report bytes read but not used yet (a batch runs ahead)
-        # (CPU from the kernel, wall) when report bytes last arrived: an upper bound on where the
-        # next test started, so the watchdog never charges a test for an earlier one.
-        self.marks = (0.0, time.monotonic())
+        self.buffer = bytearray()  # report bytes read but not used yet
         # The child's process CPU clock (what glibc's clock_getcpuclockid(pid) returns: Linux
         # encodes the pid as ~pid << 3, CPUCLOCK_SCHED = 2): all its threads, nanoseconds,
         # a sixth of the cost of parsing /proc/<pid>/stat.
@@ -218,32 +214,37 @@ class Server:
         return headers.with_output(header, fds, limits)
 
     def _run_batch(self, job, fds) -> None:
-        """Isolation ``submission``: one child runs the tests without waiting for the server
-        between them. Inputs travel through a ring of stdin memfds the server keeps filled
-        ahead of the child; the child reads its own output after each test and sends it with
-        its report. Streams one result per test; a child that dies mid-test is replaced for
-        the tests after it; early exit stops (and kills) it."""
+        """Isolation ``adaptive`` and ``submission``: one child runs the tests one after
+        another (:mod:`evaluator.sandbox.inside.batch`). Each test's input enters the child
+        only when that test starts: written into its stdin memfd after the previous test's
+        report, then announced on the control pipe; so before a test starts nothing the
+        program can reach holds its input. Streams one result per test; a child that dies
+        mid-test, or that adaptive isolation ends, is replaced for the tests after it; early
+        exit stops (and kills) it."""
         first = 0
         while first is not None and first < len(job["inputs"]):
             first = self._run_batch_child(job, fds, first)
 
     def _run_batch_child(self, job, fds, first: int) -> int | None:
         """Run tests ``first...`` in one child; the test to go on from, or None to stop."""
-        limits, inputs = job["limits"], job["inputs"]
-        todo = inputs[first:]
-        ring = self._take_memfds(min(len(todo), RING_SLOTS))
-        child: _Child | None = None
+        limits, todo = job["limits"], job["inputs"][first:]
+        child = self._spawn(
+            _brief(job, "batch", count=len(todo)), fds, batch=True, heavy=job["heavy"]
+        )
         try:
-            for slot, fd in enumerate(ring):
-                _fill_input(fd, todo[slot])
-            brief = _brief(job, "batch", count=len(todo), ring=len(ring))
-            child = self._spawn(brief, fds, ring, batch=True, heavy=job["heavy"])
-            os.write(child.ctrl_w, b"".join(i.to_bytes(4, "big") for i in range(len(ring))))
-            for index in range(len(todo)):
-                start_cpu, start_wall = child.marks
-                report, limit = self._await_report(
-                    child, limits, start_wall, start_cpu, frames=3, stop=job.get("early_exit")
-                )
+            for index, text in enumerate(todo):
+                _fill_input(fds[0], text)
+                start_cpu, start_wall = child.cpu(), time.monotonic()
+                try:
+                    os.write(child.ctrl_w, index.to_bytes(4, "big"))
+                    started = True
+                except OSError:  # the child is gone already (or closed its control pipe)
+                    started = False
+                report, limit = (None, None)
+                if started:
+                    report, limit = self._await_report(
+                        child, limits, start_wall, start_cpu, frames=3, stop=job.get("early_exit")
+                    )
                 if limit == "stop":  # the pool judged an earlier test failed: skip the rest
                     return None
                 if report is None:  # killed or died mid-test: the kernel tells what happened
@@ -253,13 +254,9 @@ class Server:
                     child = None
                 else:
                     header, out, err = headers.batch_header(report, limits, start_wall)
-                    after = index + len(ring)
                     if header.get("changed"):  # adaptive: the child has stopped; go on fresh
                         self._finish(child, kill=False)
                         child = None
-                    elif after < len(todo):  # the child is done with this slot: refill it
-                        _fill_input(ring[index % len(ring)], todo[after])
-                        os.write(child.ctrl_w, after.to_bytes(4, "big"))
                 write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
                 if job.get("early_exit") and self._stop_asked():
                     return None
@@ -269,7 +266,6 @@ class Server:
         finally:
             if child is not None:
                 self._finish(child, kill=True)
-            self._give_memfds(ring)
 
     def _batch_loss(self, child, fds, limits, limit, start_cpu, start_wall, script):
         """A batch child that died or was killed mid-test: the kernel tells how, and the
@@ -284,7 +280,7 @@ class Server:
 
     def _run_split(self, job):
         """An assertion test in two processes: the candidate serves calls, a second child runs
-        the problem's trusted code and ``check`` over plain data (see harness.split.run_check). The
+        the problem's trusted code and ``check`` over plain data (see inside.split.run_check). The
         candidate's brief holds only its own code: never the tests and their answers."""
         limits = job["limits"]
         tests = harness.compile_program(job["tests_code"], self.script)
@@ -339,7 +335,7 @@ class Server:
         self, brief: dict[str, Any], fds: list[int], extra=(), batch=False, heavy=False
     ) -> _Child:
         """A new child, forked by the template, running ``brief`` (see Template._child for
-        its descriptor layout). ``extra``: the stdin ring, or a split test's call pipes."""
+        its descriptor layout). ``extra``: a split test's call pipes."""
         status_r, status_w = os.pipe2(os.O_CLOEXEC)
         ctrl_r, ctrl_w = os.pipe2(os.O_CLOEXEC) if batch else (None, None)
         key = os.urandom(16).hex()  # signs the harness's reports (see _check_report)
@@ -456,8 +452,6 @@ class Server:
                 size = os.readv(child.status_r, [self.inbox])
                 if size:
                     child.buffer += memoryview(self.inbox)[:size]
-                    if frames > 1:
-                        child.marks = (child.cpu(), time.monotonic())
                     continue
                 poller.unregister(child.status_r)  # EOF: only the exit is left to see
                 eof = True
@@ -569,9 +563,6 @@ class Server:
 
 
 _INBOX = 256 << 10
-# Stdin memfds a batch child may run ahead on: a typical submission needs no refill, and
-# early exit still stops the child within one acknowledgement, however far ahead it is.
-RING_SLOTS = 16
 
 
 def _brief(job: dict[str, Any], role: str, **extra: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ over a unix socket (``SCM_RIGHTS``, no payload), the template forks a child with
 ``CLONE_PARENT`` (so the server is its parent: it reaps it with ``wait4``, exact peak memory)
 and answers with the pid. The child reads what to run (the "brief": its code object, compiled
 by the server and marshalled, mode, limits, report key) from a memfd the server filled,
-confines itself and runs the in-sandbox harness (:mod:`evaluator.harness.child`).
+confines itself and runs the in-sandbox harness (:mod:`evaluator.sandbox.inside`).
 """
 
 from __future__ import annotations
@@ -32,10 +32,9 @@ import sys
 import traceback
 from typing import Any
 
-from evaluator.harness import child as harness
-from evaluator.harness import split
-from evaluator.sandbox import interpreter, kernel, reference, state
-from evaluator.sandbox.files import STDERR_KEEP, clear_dir, read_all, read_output
+from evaluator.sandbox import kernel, reference
+from evaluator.sandbox.files import read_all
+from evaluator.sandbox.inside import batch, harness, interpreter, split, state
 
 PRELOAD = [
     "array",
@@ -62,7 +61,7 @@ PRELOAD = [
     "time",
     "typing",
 ]
-MAX_FDS = 64  # a child's descriptors: stdio, reports, controls, the stdin ring, the brief
+MAX_FDS = 64  # a child's descriptors: stdio, reports, controls, spares, the brief
 _HIGH_FD = 200  # received descriptors are moved above the child's fixed layout first
 _SIGKILL = int(signal.SIGKILL)
 # A plain run's signal dispositions, but SIGXFSZ: at its default, output over the limit kills
@@ -209,9 +208,9 @@ class Template:
 
         Layout: fds 0-2 are the stdin/stdout/stderr memfds; the harness's own sit at the top
         of the open-file range (:class:`Layout`), so the program's first ``open()`` gets fd 3
-        as in a plain run. In the order received: the report channel; a batch adds the test
-        indices, spare copies of 0-2 (a test may close them) and the stdin ring; a split
-        assertion test adds calls in and calls out; the last one is the brief."""
+        as in a plain run. In the order received: the report channel; a batch adds the control
+        pipe (the server's go-ahead for each test) and spare copies of 0-2 (a test may close
+        them); a split assertion test adds calls in and calls out; the last one is the brief."""
         code = 70
         try:
             os.setsid()  # own process group: the server kills the whole group
@@ -269,7 +268,9 @@ class Template:
         code, program = brief["code"], brief["program"]
         if role == "serve":
             split.serve_calls(code, program, func, pre)
-        elif role == "run" and brief["mode"] == "stdin":
+        elif role == "batch":
+            batch.run_batch(brief, self.layout, self.run_dir, self.snapshot)
+        elif brief["mode"] == "stdin":
             # The verdict comes from what the program wrote on fd 1 and the exit status the
             # server's wait4 sees; the report only names an uncaught exception.
             status, extra, _ = harness.run_script_test(code, program, "final")
@@ -279,67 +280,14 @@ class Template:
                 except OSError:  # the program closed the report channel: wait4 still tells
                     pass
             interpreter.end_process(status)
-        elif role == "run":
-            text = _read_input() if brief["mode"] == "call" else ""
-            harness.send_report(harness.run_test(code, program, brief["mode"], func, text, pre))
+        elif brief["mode"] == "call":
+            stdout, stderr = harness.fresh_stdio()
+            module = harness.Module(code, program, pre)
+            report = harness.run_call(module, func, batch.read_input(0), stderr)
+            harness.flush_streams(stdout, stderr)
+            harness.send_report(report)
         else:
-            self._run_tests(brief, program)
-
-    def _run_tests(self, brief: dict[str, Any], program: Any) -> None:
-        """A batch child's loop: the server sends each test's index once its input is in ring
-        slot ``index % ring``; the report carries the test's output and its CPU
-        time and peak memory as this process measures them. Adaptive isolation: the child
-        stops after a test that changed the interpreter's global state (the report says
-        what), and the server runs the rest in a fresh child."""
-        mode, func, pre, code = (
-            brief["mode"],
-            brief.get("func_name"),
-            brief["preamble"],
-            brief["code"],
-        )
-        limit, ring, last = brief["limits"]["output_bytes"], brief["ring"], brief["count"] - 1
-        adaptive = brief.get("isolation") == "adaptive"
-        baseline = state.Baseline(self.snapshot, adaptive)
-        fds = self.layout
-        ctrl, spares, ring_at = fds.at(1), (fds.at(2), fds.at(3), fds.at(4)), fds.at(5)
-        while len(raw := os.read(ctrl, 4)) == 4:
-            index = int.from_bytes(raw, "big")
-            if index:
-                clear_dir(self.run_dir)
-            os.dup2(ring_at - index % ring, 0)
-            os.dup2(spares[1], 1)  # spare copies of the stdio memfds (a test may close 1, 2)
-            os.dup2(spares[2], 2)
-            baseline.reset()
-            text = _read_input() if mode == "call" else ""
-            before = resource.getrusage(resource.RUSAGE_SELF)
-            final, status = index == last, 0
-            if mode == "stdin":
-                policy = "final" if final else ("adaptive" if adaptive else "continue")
-                status, extra, ended = harness.run_script_test(code, program, policy)
-                if status == interpreter.STATUS_SIGINT:  # dies by SIGINT: the server sees it
-                    interpreter.end_process(status)
-                report = harness.script_report(status, extra)
-                if ended and not final:  # its threads were joined as at interpreter exit
-                    report["changed"], final = "threads were started", True
-            else:
-                report = harness.run_test(code, program, mode, func, text, pre)
-            after = resource.getrusage(resource.RUSAGE_SELF)
-            report["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-            report["maxrss"] = after.ru_maxrss
-            if adaptive and not final:
-                changed = baseline.changed()
-                if changed is not None:
-                    report["changed"], final = changed, True
-            try:
-                out, err = read_output(spares[1], limit), read_output(spares[2], limit)
-                report["truncated"] = [len(out) >= limit, len(err) > STDERR_KEEP]
-                harness.send_report(report, out, err[-STDERR_KEEP:])
-            except OSError:  # the program closed the harness's descriptors: this child ends,
-                # with the test's exit status for the server's wait4 (its output is in the
-                # memfds the server holds); the rest of the tests run in a fresh child
-                interpreter.end_process(status if mode == "stdin" else 70)
-            if final:
-                return
+            harness.send_report(harness.run_assertion(code, program, func))
 
 
 def start(config: dict[str, Any], close: tuple[int, ...]) -> tuple[_socket.socket, dict[str, Any]]:
@@ -435,7 +383,3 @@ def _rlimits(limits: dict[str, Any], tests: int, files: int) -> list[tuple[int, 
         (resource.RLIMIT_NOFILE, (files, files)),
         (resource.RLIMIT_CORE, (0, 0)),
     ]
-
-
-def _read_input() -> str:
-    return read_all(0).decode("utf-8", "surrogateescape")

@@ -204,17 +204,17 @@ def test_candidate_returning_always_equal_object_is_rejected(grader, returned):
 
 FORGERIES = {
     "harness-module": "import sys\n"
-    "sys.modules['evaluator.harness.child'].send_report({'status': 'ok', 'checked': True})\n"
+    "sys.modules['evaluator.sandbox.inside.harness'].send_report({'status': 'ok', 'checked': True})\n"
     "import os; os._exit(0)\n",
     "closure-key": FORGE + "import sys, json, os, struct\n"
-    "_send = sys.modules['evaluator.harness.child']._send\n"
+    "_send = sys.modules['evaluator.sandbox.inside.harness']._send\n"
     "_key = _send.__closure__[0].cell_contents if _send.__closure__ else None\n"
     "_data = json.dumps({'status': 'ok', 'checked': True, 'key': _key}).encode()\n"
     "_forge(struct.pack('>I', len(_data)) + _data)\n"
     "os._exit(0)\n",
     "forge-in-call": "def double_all(values):\n"
     "    import sys\n"
-    "    sys.modules['evaluator.harness.child'].send_report({'status': 'ok', 'checked': True})\n"
+    "    sys.modules['evaluator.sandbox.inside.harness'].send_report({'status': 'ok', 'checked': True})\n"
     "    import os; os._exit(0)\n",
 }
 

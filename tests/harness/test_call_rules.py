@@ -1,6 +1,7 @@
-"""grading-rules.md, call-based problems: a fresh ``Solution()`` per test, LeetCode's names
-without imports, the return value serialised strictly in the child and compared by value in
-the grader (never ``==`` on the candidate's object). Both isolation levels, real sandbox."""
+"""grading-rules.md, call-based problems: the module executed once and a fresh ``Solution()``
+per test (LeetCode's rule; ``test`` isolation executes it per test), LeetCode's names without
+imports, the return value serialised strictly in the child and compared by value in the grader
+(never ``==`` on the candidate's object). Every isolation level, real sandbox."""
 
 from __future__ import annotations
 
@@ -57,8 +58,10 @@ def test_fresh_solution_instance_per_test(grader):
     assert result.verdict is Verdict.AC, result
 
 
-def test_class_state_is_fresh_per_test_too(grader):
-    """State on the class itself (not the instance) must not leak between tests either."""
+def test_class_state_carries_between_tests_as_on_leetcode(grader):
+    """State on the class itself (not the instance) carries from test to test where the
+    module is executed once (adaptive, submission: LeetCode's rule, so the growing list fails
+    the second test, as there); ``test`` isolation executes it afresh per test."""
     code = """
         class Solution:
             seen = []
@@ -67,7 +70,11 @@ def test_class_state_is_fresh_per_test_too(grader):
                 return len(Solution.seen)
     """
     result = _grade(grader, code, "count", _test([0], 1), _test([0], 1))
-    assert result.verdict is Verdict.AC, result
+    verdicts = [t.verdict for t in result.tests]
+    if grader.options.isolation is Isolation.TEST:
+        assert verdicts == [Verdict.AC, Verdict.AC], result
+    else:
+        assert verdicts == [Verdict.AC, Verdict.WA], result
 
 
 LEETCODE_NAMES = {
@@ -266,10 +273,16 @@ def test_arguments_are_fresh_per_test(grader):
     assert _grade(grader, code, "f", *tests).verdict is Verdict.AC
 
 
-def test_module_state_does_not_carry_over(grader):
+def test_module_state_carries_over_where_the_module_runs_once(grader):
+    """A module-level counter: the judge's rule (the module once) gives 1, 2, 3; ``test``
+    isolation executes the module per test and gives 1, 1, 1."""
     code = "calls = []\ndef f(a):\n    calls.append(a)\n    return len(calls)\n"
-    tests = [_test([0], 1), _test([1], 1), _test([2], 1)]
-    assert _grade(grader, code, "f", *tests).verdict is Verdict.AC
+    once = _grade(grader, code, "f", _test([0], 1), _test([1], 2), _test([2], 3))
+    fresh = _grade(grader, code, "f", _test([0], 1), _test([1], 1), _test([2], 1))
+    if grader.options.isolation is Isolation.TEST:
+        assert once.verdict is Verdict.WA and fresh.verdict is Verdict.AC
+    else:
+        assert once.verdict is Verdict.AC and fresh.verdict is Verdict.WA
 
 
 def test_output_printed_does_not_count_as_return_value(grader):

@@ -7,7 +7,7 @@ import marshal
 
 import pytest
 
-from evaluator.harness.plain import dumps, loads, to_plain
+from evaluator.sandbox.inside.plain import dumps, loads, to_plain
 
 
 class LyingList(list):

@@ -18,8 +18,7 @@ import traceback
 import types
 from typing import Any
 
-from evaluator.harness import plain
-from evaluator.sandbox import interpreter, state
+from evaluator.sandbox.inside import interpreter, plain, state, wipe
 from evaluator.sandbox.wire import write_frames
 
 SOURCE_NAME = interpreter.SCRIPT
@@ -265,57 +264,110 @@ def script_report(status: int, extra: dict[str, Any]) -> dict[str, Any]:
     return {"status": "exit", "exit_code": status & 0xFF, **extra}
 
 
-def run_test(
-    code: str,
-    program: types.CodeType,
-    mode: str,
-    func_name: str | None,
-    test_input: str,
-    preamble: bool,
-) -> dict[str, Any]:
-    """Run one call-based or assertion test in this (already confined) process and describe
-    what happened."""
-    report: dict[str, Any] = {"status": "ok"}
-    stdout, stderr = fresh_stdio()
+class Module:
+    """The program's module as its call-based tests find it: executed once, then kept, as
+    LeetCode's judge runs a submission (the module once, a fresh ``Solution()`` per test;
+    class attributes and module globals carry from test to test). A module whose execution
+    raised is not kept: the next test executes it afresh and fails (or not) on its own."""
+
+    __slots__ = ("code", "program", "preamble", "namespace")
+
+    def __init__(self, code: str, program: types.CodeType, preamble: bool) -> None:
+        self.code, self.program, self.preamble = code, program, preamble
+        self.namespace: dict[str, Any] | None = None
+
+    def load(self) -> dict[str, Any]:
+        """The executed module's namespace (executing it now if no test has yet)."""
+        if self.namespace is None:
+            namespace = fresh_main(self.code, self.preamble)
+            exec(self.program, namespace)
+            self.namespace = namespace
+        return self.namespace
+
+
+def run_call(module: Module, func_name: str, raw_input: bytearray, stderr: Any) -> dict[str, Any]:
+    """One call-based test in this (already confined) process: its arguments decoded from
+    ``raw_input`` (one JSON value per line), the function called on a fresh instance, its
+    return value encoded; what happened, as the report says it. The harness's copies of the
+    input (the bytes, their text, the arguments) are wiped once the program no longer holds
+    them, so a later test cannot find them in this process's memory."""
     _last_sensitive[0] = None
-    namespace = fresh_main(code, preamble and mode != "assertion")
     try:
-        if mode == "call":
-            try:
-                with _harness_room():
-                    args = [json.loads(line) for line in test_input.split("\n") if line.strip()]
-            except (ValueError, RecursionError) as exc:
-                return {"status": "bad_input", "exception": f"test input is not JSON: {exc}"}
-            exec(program, namespace)
-            value = resolve(namespace, func_name or "")(*args)
-            try:
-                report["value"] = encode_strict(value)
-            except (TypeError, RecursionError, ValueError) as exc:
-                report = {"status": "error", "exception": f"unserialisable result: {exc}"}
-        else:
-            exec(program, namespace)
-            check = namespace.get("check")
-            if not callable(check):
-                raise NameError("the tests define no check(candidate)")
-            check(resolve(namespace, func_name or ""))
-            report["checked"] = True  # only reached when every assert in check() passed
-    except SystemExit as exc:
-        report = {"status": "exit", "exit_code": interpreter.system_exit_status(exc)}
-    except BaseException as exc:  # noqa: BLE001 - the program's own failure, reported
-        report = {"status": "exception", "exception": type(exc).__name__}
-        if isinstance(exc, OSError) and exc.errno in (1, 13, 38) and _last_sensitive[0]:
-            report["blocked"] = _last_sensitive[0]
+        args = _arguments(raw_input)
+    except (ValueError, RecursionError) as exc:
+        return {"status": "bad_input", "exception": f"test input is not JSON: {exc}"}
+    report: dict[str, Any] = {"status": "ok"}
+    try:
+        value = resolve(module.load(), func_name)(*args)
         try:
-            traceback.print_exception(exc, limit=-TRACEBACK_FRAMES, file=stderr)
-        except BaseException:  # noqa: BLE001
-            pass
+            report["value"] = encode_strict(value)
+        except (TypeError, RecursionError, ValueError) as exc:
+            report = {"status": "error", "exception": f"unserialisable result: {exc}"}
+        del value
+    except BaseException as exc:  # noqa: BLE001 - the program's own failure, reported
+        report = _failure(exc, stderr)
+    finally:
+        wipe.objects(args)
+        del args
     interpreter.join_threads()
-    for stream in (sys.stdout, stdout, sys.stderr, stderr):
+    return report
+
+
+def run_assertion(code: str, program: types.CodeType, func_name: str) -> dict[str, Any]:
+    """One assertion test whose ``program`` holds the candidate and the tests (joined): the
+    report says ``checked`` only when ``check(candidate)`` returned."""
+    _last_sensitive[0] = None
+    stdout, stderr = fresh_stdio()
+    try:
+        namespace = fresh_main(code, False)
+        exec(program, namespace)
+        check = namespace.get("check")
+        if not callable(check):
+            raise NameError("the tests define no check(candidate)")
+        check(resolve(namespace, func_name))
+        report: dict[str, Any] = {"status": "ok", "checked": True}  # every assert passed
+    except BaseException as exc:  # noqa: BLE001 - the program's own failure, reported
+        report = _failure(exc, stderr)
+    interpreter.join_threads()
+    flush_streams(stdout, stderr)
+    return report
+
+
+def _arguments(raw_input: bytearray) -> list[Any]:
+    """A call's arguments: one JSON value per non-blank line. The text decoded from the bytes
+    is wiped as soon as it is parsed."""
+    text = raw_input.decode("utf-8", "surrogateescape")
+    try:
+        with _harness_room():
+            return [json.loads(line) for line in text.split("\n") if line.strip()]
+    finally:
+        wipe.text(text)
+        del text
+
+
+def _failure(exc: BaseException, stderr: Any) -> dict[str, Any]:
+    """The report of a test the program ended with ``exc``; its traceback goes to ``stderr``
+    (the harness's stream, whatever the program did to ``sys.stderr``)."""
+    if isinstance(exc, SystemExit):
+        return {"status": "exit", "exit_code": interpreter.system_exit_status(exc)}
+    report: dict[str, Any] = {"status": "exception", "exception": type(exc).__name__}
+    if isinstance(exc, OSError) and exc.errno in (1, 13, 38) and _last_sensitive[0]:
+        report["blocked"] = _last_sensitive[0]
+    try:
+        traceback.print_exception(exc, limit=-TRACEBACK_FRAMES, file=stderr)
+    except BaseException:  # noqa: BLE001
+        pass
+    return report
+
+
+def flush_streams(*streams: Any) -> None:
+    """Flush the program's ``sys.stdout``/``sys.stderr`` and the harness's own ``streams``
+    (a closed or replaced stream is skipped)."""
+    for stream in (sys.stdout, sys.stderr, *streams):
         try:
             stream.flush()
         except BaseException:  # noqa: BLE001 - a closed or replaced stream
             pass
-    return report
 
 
 def _unarmed(report: dict[str, Any]) -> None:

@@ -14,9 +14,8 @@ import traceback
 import types
 from typing import Any
 
-from evaluator.harness import plain
-from evaluator.harness.child import TRACEBACK_FRAMES, fresh_main, fresh_stdio, resolve
-from evaluator.sandbox import interpreter
+from evaluator.sandbox.inside import interpreter, plain
+from evaluator.sandbox.inside.harness import TRACEBACK_FRAMES, fresh_main, fresh_stdio, resolve
 from evaluator.sandbox.wire import read_frame, write_frames
 
 CALLS_IN_FD, CALLS_OUT_FD = -1, -1  # set by the child from its descriptor layout
