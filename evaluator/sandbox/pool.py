@@ -79,6 +79,7 @@ class _Worker:
         stack_mb: int,
         tmp_dir: str | None,
         heavy: list[str],
+        cpu: int | None = None,
     ) -> None:
         self.tmp_root = tempfile.mkdtemp(prefix="mcsbx-", dir=tmp_dir)
         os.chmod(self.tmp_root, 0o700)
@@ -93,6 +94,8 @@ class _Worker:
             start_new_session=True,  # a Ctrl-C in the caller's terminal must not kill servers
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        if cpu is not None:  # before the configuration: the template (and so every child) is
+            _pin(self.proc.pid, cpu)  # forked after it, and inherits the server's CPU
         self.to_server, self.from_server = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         self.frames = FrameReader(self.from_server)
         config = {
@@ -164,6 +167,25 @@ class _Worker:
         shutil.rmtree(self.tmp_root, ignore_errors=True)
 
 
+def _pin(pid: int, cpu: int) -> None:
+    try:
+        os.sched_setaffinity(pid, {cpu})
+    except OSError:  # the CPU went away (hotplug, a cgroup change): run unpinned
+        pass
+
+
+def worker_cpus(workers: int) -> list[int | None]:
+    """The CPU each worker's server, template and children run on: one core each while
+    there are enough of the cores this process may use, else none (the kernel balances).
+    A child and its server take turns (each test's input is sent after the last report), so
+    keeping them on one core costs no parallelism and saves a cross-core wake-up per step,
+    which on these VMs costs more than the step's own work."""
+    allowed = sorted(os.sched_getaffinity(0))
+    if workers > len(allowed) or len(allowed) < 2:
+        return [None] * workers
+    return allowed[:workers]
+
+
 def _run_result(fields: dict[str, Any], stdout: bytes, stderr: bytes) -> RunResult:
     limit = fields.get("limit")
     return RunResult(
@@ -202,6 +224,8 @@ class SandboxPool:
     is forked from a second template that has them imported (started on first use; default
     NumPy: ``import numpy`` then costs nothing, a fork about 3 ms more).
     ``tmp_dir`` is where the workers' private temp dirs are made (default: the system's).
+    ``pin``: each worker (its server, template and children) keeps to one core of those this
+    process may use, while there is one per worker (:func:`worker_cpus`).
     """
 
     def __init__(
@@ -212,6 +236,7 @@ class SandboxPool:
         heavy: Iterable[str] = ("numpy",),
         stack_mb: int = 1024,
         tmp_dir: str | os.PathLike[str] | None = None,
+        pin: bool = True,
     ) -> None:
         self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
         self.size = max(1, workers or os.cpu_count() or 1)
@@ -225,26 +250,32 @@ class SandboxPool:
         self._closed = False
         self.restarts = 0
         self.info: dict[str, Any] = {}
+        self.cpus = worker_cpus(self.size) if pin else [None] * self.size
         # Start every server now, in parallel, and fail fast in the caller if they cannot.
-        starting = [self._spawn() for _ in range(self.size)]
+        starting = [self._spawn(index) for index in range(self.size)]
         workers = [worker.wait_ready() for worker in starting]
         self.info = dict(workers[0].info)
         self._threads = [
             threading.Thread(
-                target=self._serve, args=(worker,), name=f"sandbox-pool-{i}", daemon=True
+                target=self._serve, args=(worker, i), name=f"sandbox-pool-{i}", daemon=True
             )
             for i, worker in enumerate(workers)
         ]
         for thread in self._threads:
             thread.start()
 
-    def _spawn(self) -> _Worker:
+    def _spawn(self, index: int) -> _Worker:
         return _Worker(
-            self._server_profile, self._preload, self._stack_mb, self.tmp_dir, self._heavy
+            self._server_profile,
+            self._preload,
+            self._stack_mb,
+            self.tmp_dir,
+            self._heavy,
+            self.cpus[index],
         )
 
-    def _new_worker(self) -> _Worker:
-        return self._spawn().wait_ready()
+    def _new_worker(self, index: int) -> _Worker:
+        return self._spawn(index).wait_ready()
 
     # -- submitting -------------------------------------------------------------------------
 
@@ -272,13 +303,13 @@ class SandboxPool:
 
     # -- the worker threads -------------------------------------------------------------------
 
-    def _serve(self, worker: _Worker | None) -> None:
+    def _serve(self, worker: _Worker | None, index: int) -> None:
         while (item := self._queue.get()) is not None:
             job, future, on_result = item
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                worker, result = self._run_job(worker, job, on_result)
+                worker, result = self._run_job(worker, job, on_result, index)
                 future.set_result(result)
             except _JobFailed as failed:
                 worker = None  # closed by _run_job; a fresh one is started for the next job
@@ -288,13 +319,13 @@ class SandboxPool:
         if worker is not None:
             worker.close()
 
-    def _run_job(self, worker: _Worker | None, job: Job, on_result: OnResult | None):
+    def _run_job(self, worker: _Worker | None, job: Job, on_result: OnResult | None, index: int):
         results: list[RunResult] = []
         restarts = start_failures = killed = 0
         while True:
             if worker is None:
                 try:
-                    worker = self._new_worker()
+                    worker = self._new_worker(index)
                 except WorkerDied:  # killed while starting (not the job's doing): try again
                     start_failures += 1
                     if start_failures > _MAX_START_FAILURES:

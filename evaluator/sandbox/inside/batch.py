@@ -70,9 +70,10 @@ class Channel:
     """The harness's descriptors of a batch child: the control pipe and spare copies of the
     stdio memfds (a test may close or replace fds 0-2)."""
 
-    __slots__ = ("ctrl", "stdin", "stdout", "stderr", "output_limit")
+    __slots__ = ("ctrl", "stdin", "stdout", "stderr", "output_limit", "program_fds")
 
     def __init__(self, layout: Any, output_limit: int) -> None:
+        self.program_fds = range(3, layout.lowest)  # where the program's own files open
         self.ctrl = layout.at(1)
         self.stdin, self.stdout, self.stderr = layout.at(2), layout.at(3), layout.at(4)
         self.output_limit = output_limit
@@ -204,7 +205,7 @@ def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
 def _script_tests(brief: dict[str, Any], channel: Channel, run_dir: str, snapshot: Any) -> None:
     code, program, last = brief["code"], brief["program"], brief["count"] - 1
     adaptive = brief.get("isolation") == "adaptive"
-    baseline = state.Baseline(snapshot, adaptive)
+    baseline = state.Baseline(snapshot, adaptive, channel.program_fds)
     meter = Meter()
     while (index := next_test(channel.ctrl)) is not None:
         if index:

@@ -188,17 +188,18 @@ def encode_strict(value: Any) -> str:
     Fast path: ``marshal`` accepts only exact built-in types, so when it takes the value the
     json module's C encoder (which would iterate a list subclass through its ``__iter__``)
     reads nothing but exact types."""
-    with _harness_room():
-        try:
-            marshal.dumps(value)
-        except ValueError:  # a subclass, NumPy, too deep for marshal, or not data at all
+    try:
+        marshal.dumps(value)
+    except ValueError:  # a subclass, NumPy, too deep for marshal, or not data at all
+        with _harness_room():
             value = plain.to_plain(value, limit=DEEPEST)
-        try:
-            return _ENCODER.encode(value)
-        except ValueError as exc:
-            if "Circular reference" in str(exc):
-                raise TypeError("return value contains a reference cycle") from None
-            raise
+    try:  # under the program's limits first: enough for nearly every value, and cheaper
+        return _ENCODER.encode(value)
+    except (RecursionError, ValueError) as exc:
+        if "Circular reference" in str(exc):
+            raise TypeError("return value contains a reference cycle") from None
+    with _harness_room():  # very deep, or an int of more digits than the program's limit
+        return _ENCODER.encode(value)
 
 
 def _not_plain(value: Any) -> Any:
@@ -338,7 +339,11 @@ def _arguments(raw_input: bytearray) -> list[Any]:
     is wiped as soon as it is parsed."""
     text = raw_input.decode("utf-8", "surrogateescape")
     try:
-        with _harness_room():
+        try:  # under the test's limits first: enough for nearly every input, and cheaper
+            return [json.loads(line) for line in text.split("\n") if line.strip()]
+        except (RecursionError, ValueError):
+            pass
+        with _harness_room():  # very deep, or an int of more digits than the test's limit
             return [json.loads(line) for line in text.split("\n") if line.strip()]
     finally:
         wipe.text(text)

@@ -262,8 +262,8 @@ def join_threads() -> None:
     """Wait for the program's non-daemon threads, as ``threading._shutdown`` does, without
     marking the main thread stopped (the child goes on)."""
     threading = sys.modules.get("threading")
-    if threading is None:
-        return
+    if threading is None or len(threading._active) + len(threading._limbo) <= 1:
+        return  # only this thread (the common case, without threading's lock)
     current = threading.current_thread()
     for thread in threading.enumerate():
         if thread is not current and not thread.daemon:

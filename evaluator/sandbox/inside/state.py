@@ -31,6 +31,7 @@ import os
 import resource
 import select
 import sys
+import time
 from typing import Any
 
 # sys attributes every test sets afresh (the harness's streams, PyErr_Print's last_*).
@@ -142,11 +143,12 @@ class Baseline:
     """A batch child's global state before its first test, and the per-test reset. With
     ``adaptive`` False (submission isolation) only the reset is used."""
 
-    def __init__(self, snapshot: Snapshot, adaptive: bool) -> None:
+    def __init__(self, snapshot: Snapshot, adaptive: bool, program_fds: range = range(0)) -> None:
         self.recursion_limit = sys.getrecursionlimit()  # the environment's, set by the child
         self.int_max_str_digits = sys.get_int_max_str_digits()
         self.gc = (gc.isenabled(), gc.get_threshold(), gc.get_debug())
         self.argv, self.orig_argv = list(sys.argv), list(sys.orig_argv)
+        self.random_state = _random_state()  # the child's own seed: nothing has drawn yet
         if not adaptive:
             return
         remember_thread_counter()
@@ -157,8 +159,10 @@ class Baseline:
         self.lists = self._lists()
         self.values = self._values()
         self.module_count = len(sys.modules)
+        # The program's own range (fds 0-2 are put back before each test; the harness's own,
+        # above it, break only the program's run if it closes or replaces them).
         self.fds = select.poll()
-        for fd in range(resource.getrlimit(resource.RLIMIT_NOFILE)[0]):
+        for fd in program_fds or range(resource.getrlimit(resource.RLIMIT_NOFILE)[0]):
             self.fds.register(fd, 0)
         self.open_fds = self._open_fds()
         self.memory = self._data_pages()
@@ -178,9 +182,14 @@ class Baseline:
         sys.orig_argv[:] = self.orig_argv
         for name in ("last_type", "last_value", "last_traceback"):
             sys.__dict__.pop(name, None)
+        # A generator nothing drew from since it was seeded is as good as a fresh one: seeded
+        # again (64 fresh bits, a fifth of seed()'s cost) only when the last test used it.
         random = sys.modules.get("random")
-        if random is not None:  # 64 fresh bits: a fifth of seed()'s cost (2.5 KB of urandom)
+        if random is not None and (
+            self.random_state is None or _random_state() != self.random_state
+        ):
             random.seed(int.from_bytes(os.urandom(8), "big"))
+            self.random_state = _random_state()
         decimal = sys.modules.get("decimal")
         if decimal is not None:
             decimal.setcontext(decimal.DefaultContext.copy())
@@ -192,7 +201,7 @@ class Baseline:
         this child."""
         if AUDIT_HOOKS_ADDED[0]:
             return "an audit hook was added"
-        if threads_started():
+        if threads_started():  # again: an atexit handler or __del__ may have started one
             return "threads were started"
         snapshot = self.snapshot
         if snapshot.tags() != self.tags:
@@ -316,10 +325,13 @@ def threads_started() -> bool:
     threading = sys.modules.get("threading")
     if threading is not None and repr(threading._counter.__self__) != _COUNTER_AT_START:
         return True
-    whole = resource.getrusage(resource.RUSAGE_SELF)
-    main = resource.getrusage(resource.RUSAGE_THREAD)
-    # The kernel's two sums can differ by rounding; a thread that ran costs far more.
-    return (whole.ru_utime + whole.ru_stime) - (main.ru_utime + main.ru_stime) > 1e-3
+    # The process's CPU clock counts every thread it ever had, the thread clock only this one;
+    # they differ by rounding, and a thread that ran costs far more.
+    return _clock(_PROCESS_CLOCK) - _clock(_THREAD_CLOCK) > 1e-3
+
+
+_clock = time.clock_gettime
+_PROCESS_CLOCK, _THREAD_CLOCK = time.CLOCK_PROCESS_CPUTIME_ID, time.CLOCK_THREAD_CPUTIME_ID
 
 
 _COUNTER_AT_START = "count(1)"
@@ -335,6 +347,34 @@ def remember_thread_counter() -> None:
 
 def atexit_count() -> int:
     return atexit._ncallbacks()
+
+
+def _random_state() -> bytes | None:
+    """The Mersenne Twister state of ``random``'s shared generator (its ``index`` and the 624
+    words after the object's header), read in place: any draw or seeding changes it. None
+    where the layout is not CPython's (then every test seeds afresh)."""
+    random = sys.modules.get("random")
+    instance = getattr(random, "_inst", None)
+    if not _MT_LAYOUT or type(instance) is not getattr(random, "Random", None):
+        return None
+    return ctypes.string_at(id(instance) + _MT_OFFSET, _MT_SIZE)
+
+
+_MT_OFFSET = 2 * ctypes.sizeof(ctypes.c_void_p)  # after PyObject_HEAD: int index, state[624]
+_MT_SIZE = 4 + 624 * 4
+
+
+def _mt_layout_known() -> bool:
+    import _random
+    import struct
+
+    probe = _random.Random(12345)
+    state = probe.getstate()  # the 624 words and the index
+    raw = ctypes.string_at(id(probe) + _MT_OFFSET, _MT_SIZE)
+    return raw == struct.pack("=i624I", state[-1], *state[:-1])
+
+
+_MT_LAYOUT = sys.implementation.name == "cpython" and _mt_layout_known()
 
 
 def _cwd() -> str:
