@@ -96,6 +96,24 @@ def _lcb_process(kind: str, payload: dict, timeout: int, result: Any) -> None:
                 exec(payload["program"], {"__name__": "__main__", "__builtins__": builtins})
             finally:
                 signal.alarm(0)
+        elif kind == "stdin":  # per test stdin/stdout swapped, exec as __main__, stop at a failure
+            from evaluator.judges.lcb import check  # noqa: PLC0415 - LiveCodeBench's comparison
+
+            code = compile(payload["code"], "<solution>", "exec")
+            for index, (text, want) in enumerate(
+                zip(payload["inputs"], payload["outputs"], strict=True)
+            ):
+                sys.stdin, sys.stdout = io.StringIO(text), io.StringIO()
+                signal.alarm(timeout)
+                try:
+                    exec(code, {"__name__": "__main__", "__builtins__": builtins})  # noqa: S102
+                except SystemExit:
+                    pass
+                finally:
+                    signal.alarm(0)
+                if not check(sys.stdout.getvalue(), want):
+                    verdict, message = False, f"wrong answer on test {index}"
+                    break
         else:  # call-based, as LiveCodeBench's grade_call_based
             namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
             signal.alarm(timeout)
@@ -184,19 +202,21 @@ def bare_call_cpu(code: str, func_name: str, inputs: list, expected: list) -> tu
 # -- the in-process floor (issue 15) ----------------------------------------------------------
 
 
-def floor_check(payload: dict[str, Any]) -> tuple[bool, str]:
-    """The least any grader of call-based tests does, with no isolation at all (trusted
-    programs only): per test a fresh globals dict, ``exec`` of the program (compiled once),
-    its JSON arguments decoded, the call, and the result compared with the expected value;
-    stops at the first failure, as the peers do. Runs in an executor worker."""
+def _floor(payload: dict[str, Any], exec_per_test: bool) -> tuple[bool, str]:
+    """The in-process floors (trusted programs only), run in an executor worker: the program
+    compiled once; its module executed per test (``exec_per_test``) or once; per test a fresh
+    ``Solution()`` (or the function looked up again), its JSON arguments decoded, the call,
+    and the result compared with the expected value; stops at the first failure."""
     import json  # noqa: PLC0415
 
     code = compile(payload["code"], "solution.py", "exec")
     func = payload["func_name"]
+    namespace: dict[str, Any] | None = None
     for text, want in zip(payload["inputs_text"], payload["expected"], strict=True):
-        namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
         try:
-            exec(code, namespace)  # noqa: S102 - reference solutions and echo, never model output
+            if namespace is None or exec_per_test:
+                namespace = {"__name__": "__main__", "__builtins__": builtins}
+                exec(code, namespace)  # noqa: S102 - reference solutions and echo only
             cls = namespace.get("Solution")
             target = (
                 getattr(cls(), func) if cls is not None and hasattr(cls, func) else namespace[func]
@@ -208,3 +228,19 @@ def floor_check(payload: dict[str, Any]) -> tuple[bool, str]:
         if _lists(got) != want:
             return False, "wrong answer"
     return True, ""
+
+
+def floor_check(payload: dict[str, Any]) -> tuple[bool, str]:
+    """The least any grader of call-based tests does, with no isolation at all (trusted
+    programs only): per test a fresh globals dict, ``exec`` of the program (compiled once),
+    its JSON arguments decoded, the call, and the result compared with the expected value;
+    stops at the first failure, as the peers do. Runs in an executor worker."""
+    return _floor(payload, exec_per_test=True)
+
+
+def floor_once_check(payload: dict[str, Any]) -> tuple[bool, str]:
+    """The floor with the program's module executed once (as LiveCodeBench runs call-based
+    programs), then per test a fresh ``Solution()`` (or the top-level function looked up
+    again), the JSON arguments decoded, the call and the comparison; stops at the first
+    failure. Runs in an executor worker (trusted programs only)."""
+    return _floor(payload, exec_per_test=False)

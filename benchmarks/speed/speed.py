@@ -250,17 +250,27 @@ def trivial_cases(count: int, tests: int = 10) -> list[Case]:
 # -- strategies ----------------------------------------------------------------------------------
 
 
-def run_ours(cases: list[Case], workers: int, isolation: Isolation, timeout: float):
-    # Early exit, as every peer here stops a program at its first failing test.
-    options = GradeOptions(isolation=isolation, time_limit=timeout, early_exit=True)
+def grade_timed(options: GradeOptions, workers: int, items: list, warm: list):
+    """``Grader.grade_many`` of ``items`` ((problem, code) pairs) between two CPU snapshots,
+    after a warm-up round on ``warm``; returns (start, end, results)."""
     grader = Grader(options, workers=workers)
     try:
-        grader.grade_many([(cases[0].problem, cases[0].ours_code)] * workers)  # warm-up
+        grader.grade_many(warm)
         start = snapshot_start()
-        results = grader.grade_many([(c.problem, c.ours_code) for c in cases])
+        results = grader.grade_many(items)
         end = snapshot_end()
     finally:
         grader.close()
+    return start, end, results
+
+
+def run_ours(cases: list[Case], workers: int, isolation: Isolation, timeout: float):
+    # Early exit, as every peer here stops a program at its first failing test.
+    options = GradeOptions(isolation=isolation, time_limit=timeout, early_exit=True)
+    warm = [(cases[0].problem, cases[0].ours_code)] * workers
+    start, end, results = grade_timed(
+        options, workers, [(c.problem, c.ours_code) for c in cases], warm
+    )
     verdicts = [(r.passed, f"{r.verdict}: {r.message[:80]}") for r in results]
     program_cpu = sum(t.cpu_time for r in results for t in r.tests)
     return start, end, verdicts, {"sandbox_reported_program_cpu_s": program_cpu}

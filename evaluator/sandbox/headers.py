@@ -56,20 +56,15 @@ def from_wait(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
 
 
 def batch_header(report, limits, start_wall):
-    """A batch child's report (header, stdout, stderr frames) as the pool's header. CPU time
+    """A batch child's report (its fields, stdout, stderr) as the pool's header. CPU time
     and peak memory are the child's own measurements (the watchdog bounds the CPU time)."""
-    fields, out, err = report
-    header = dict(fields)
-    header["cpu_time"] = header.pop("cpu", 0.0)
-    header["peak_memory_kb"] = header.pop("maxrss", 0)
-    truncated = header.pop("truncated", (False, False))
+    header, out, err = report
     if header.get("status") == "ok":
         header.setdefault("exit_code", 0)
     header["wall_time"] = time.monotonic() - start_wall
     header["limit"] = limit_from(header, limits)
     if header["limit"] is None and thread_ran_out_of_memory(err):
         header["limit"] = "memory"
-    header["stdout_truncated"], header["stderr_truncated"] = bool(truncated[0]), bool(truncated[1])
     return header, out, err
 
 

@@ -24,6 +24,7 @@ from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any
 
+from evaluator.sandbox import reports
 from evaluator.sandbox.profile import Profile, load_profile
 from evaluator.sandbox.records import Job, JobResult, LimitHit, RunResult
 from evaluator.sandbox.reference import SERVER_ENV, plain_run
@@ -137,14 +138,16 @@ class _Worker:
                     if stopped:  # nothing more was wanted of this job
                         return
                     raise WorkerDied("fork server died")
-                fields = json.loads(header)
-                if fields.get("done"):
+                if not header:  # the job is done
                     return
-                stdout, stderr = self.frames.read_frame(), self.frames.read_frame()
-                if stdout is None or stderr is None:
+                value, stdout, stderr = (self.frames.read_frame() for _ in range(3))
+                if value is None or stdout is None or stderr is None:
                     raise WorkerDied("fork server died")
                 if stopped:  # the server ran ahead of the stop: that test was skipped
                     continue
+                fields = reports.unpack(header, value)
+                if fields is None:
+                    raise WorkerDied("the fork server sent a broken result")
                 result = _run_result(fields, stdout, stderr)
                 results.append(result)
                 if on_result is not None and not on_result(len(results) - 1, result):

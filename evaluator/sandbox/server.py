@@ -11,8 +11,9 @@ mode, the limits) through the template, watches its CPU and wall time, reaps it 
 test each (isolation ``test``) or a submission's tests one after another (``submission``).
 
 Protocol on the server's stdin/stdout, as :mod:`evaluator.sandbox.wire` frames:
-config JSON -> ``ready`` JSON; then per job: job JSON -> per test (header JSON, stdout bytes,
-stderr bytes) ... -> ``{"done": true}``. With early exit the pool may send ``0`` (stop) at any
+config JSON -> ``ready`` JSON; then per job: job JSON -> per test (header and value, as
+:mod:`evaluator.sandbox.reports` packs them, stdout bytes, stderr bytes) ... -> an empty
+frame (the job is done). With early exit the pool may send ``0`` (stop) at any
 time; the server never waits for it: it kills the test in flight and reports no more.
 """
 
@@ -32,10 +33,10 @@ import sys
 import time
 from typing import Any
 
-from evaluator.sandbox import headers, kernel, template
+from evaluator.sandbox import headers, kernel, reports, template
 from evaluator.sandbox.files import clear_dir, fill, read_output, remove_tree
 from evaluator.sandbox.inside import harness
-from evaluator.sandbox.wire import STOP, FrameReader, frames_end, write_frames
+from evaluator.sandbox.wire import STOP, FrameReader, frames_end, split_frames, write_frames
 
 
 class TemplateGone(RuntimeError):
@@ -65,15 +66,15 @@ class _Child:
         "pidfd",
         "status_r",
         "ctrl_w",
-        "nonce",
+        "key",
         "poller",
         "buffer",
         "clock",
         "brief_fd",
     )
 
-    def __init__(self, pid: int, status_r: int, ctrl_w: int | None, nonce: str, brief_fd: int):
-        self.pid, self.status_r, self.ctrl_w, self.nonce = pid, status_r, ctrl_w, nonce
+    def __init__(self, pid: int, status_r: int, ctrl_w: int | None, key: bytes, brief_fd: int):
+        self.pid, self.status_r, self.ctrl_w, self.key = pid, status_r, ctrl_w, key
         self.brief_fd = brief_fd  # the server's copy, back to the spares once the child is gone
         self.pidfd = os.pidfd_open(pid)
         self.poller = select.poll()
@@ -152,8 +153,8 @@ class Server:
             if not isinstance(program, str):
                 header, out, err = self._run_split(job)
                 if header.get("status") != "unsplittable":
-                    write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
-                    write_frames(self.resp_fd, b'{"done": true}')
+                    self._send_result(header, out, err)
+                    write_frames(self.resp_fd, DONE)
                     return
             # A syntax error, or tests that pass the candidate something that cannot cross
             # processes: run them joined, in one module, as HumanEval's own harness does.
@@ -167,7 +168,7 @@ class Server:
                 self._run_batch(job, fds)
             finally:
                 self._give_memfds(fds)
-            write_frames(self.resp_fd, b'{"done": true}')
+            write_frames(self.resp_fd, DONE)
             return
         try:
             for text in inputs:
@@ -182,12 +183,12 @@ class Server:
                     if frames is None:  # the pool asked to stop: this test is skipped
                         break
                     header, out, err = frames
-                write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
+                self._send_result(header, out, err)
                 if job.get("early_exit") and self._stop_asked():
                     break
         finally:
             self._give_memfds(fds)
-        write_frames(self.resp_fd, b'{"done": true}')
+        write_frames(self.resp_fd, DONE)
 
     def _run_test(self, job, fds, text):
         """One test in a fresh child (isolation ``test``). A stdin program's verdict comes
@@ -243,7 +244,7 @@ class Server:
                 report, limit = (None, None)
                 if started:
                     report, limit = self._await_report(
-                        child, limits, start_wall, start_cpu, frames=3, stop=job.get("early_exit")
+                        child, limits, start_wall, start_cpu, data=2, stop=job.get("early_exit")
                     )
                 if limit == "stop":  # the pool judged an earlier test failed: skip the rest
                     return None
@@ -257,7 +258,7 @@ class Server:
                     if header.get("changed"):  # adaptive: the child has stopped; go on fresh
                         self._finish(child, kill=False)
                         child = None
-                write_frames(self.resp_fd, json.dumps(header).encode(), out, err)
+                self._send_result(header, out, err)
                 if job.get("early_exit") and self._stop_asked():
                     return None
                 if child is None:
@@ -327,6 +328,10 @@ class Server:
         header["limit"] = limit or headers.limit_from(header, limits)
         return headers.with_frames(header, out, err, limits)
 
+    def _send_result(self, header: dict[str, Any], out: bytes, err: bytes) -> None:
+        head, value = reports.pack(header)
+        write_frames(self.resp_fd, head, value, out, err)
+
     def _clean_run_dir(self) -> None:
         """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
         clear_dir(self.run_dir)
@@ -338,7 +343,7 @@ class Server:
         its descriptor layout). ``extra``: a split test's call pipes."""
         status_r, status_w = os.pipe2(os.O_CLOEXEC)
         ctrl_r, ctrl_w = os.pipe2(os.O_CLOEXEC) if batch else (None, None)
-        key = os.urandom(16).hex()  # signs the harness's reports (see _check_report)
+        key = os.urandom(reports.KEY_SIZE)  # signs the harness's reports (see _take_report)
         brief_fd = self._take_memfds(1)[0]
         fill(brief_fd, marshal.dumps({**brief, "key": key}))
         layout = [*fds, status_w] + ([ctrl_r, *fds] if ctrl_r is not None else [])
@@ -409,12 +414,12 @@ class Server:
         start_wall: float,
         start_cpu: float,
         partner=None,
-        frames=1,
+        data=0,
         until_exit=False,
         stop=False,
     ):
-        """Wait for the child's report on fd 3 (a JSON header, and with ``frames=3`` the
-        test's stdout and stderr) while enforcing the CPU limit (the child's CPU clock,
+        """Wait for the child's report (and with ``data=2`` the test's stdout and stderr
+        after it) while enforcing the CPU limit (the child's CPU clock,
         unforgeable; with ``partner``, the candidate of a split test, the two together) and
         the wall-clock backstop. Returns (report, limit hit). With ``until_exit``, waits
         until the child has exited and returns its last report (None if it sent none). With
@@ -431,7 +436,7 @@ class Server:
                 return None, "stop"
             poller.register(self.requests.fd, select.POLLIN)
         while True:
-            report = self._take_report(child, frames)
+            report = self._take_report(child, data)
             if report is not None:
                 if not until_exit:
                     return report, None
@@ -459,45 +464,29 @@ class Server:
                 exited = True
                 poller.unregister(child.pidfd) if child.pidfd in events else None
                 if eof or child.status_r not in events:  # nothing more can arrive
-                    return (self._take_report(child, frames) or last), None
+                    return (self._take_report(child, data) or last), None
                 continue
             if not events and _cpu(child, partner) - start_cpu > cpu_limit:
                 self._kill(child, partner)
                 return last, "cpu"
 
-    def _take_report(self, child: _Child, frames: int):
-        """The next signed report in the child's buffer (with its ``frames - 1`` data
-        frames), skipping frames the program wrote itself; None until one is complete."""
-        buffer = child.buffer
-        while (end := frames_end(buffer, 1)) is not None:
-            report = self._check_report(bytes(buffer[4:end]), child)
-            if report is None:
-                del buffer[:end]
-                continue
-            if frames == 1:
-                del buffer[:end]
-                return report
-            total = frames_end(buffer, frames)
-            if total is None:
-                return None
-            out_end = frames_end(buffer, 2)
-            out, err = bytes(buffer[end + 4 : out_end]), bytes(buffer[out_end + 4 : total])
-            del buffer[:total]
-            return report, out, err
-        return None
-
     @staticmethod
-    def _check_report(frame: bytes, child: _Child) -> dict[str, Any] | None:
-        """The harness's report, or None for a frame the program wrote on fd 3 itself (it
-        lacks the run's key): ignored, so it can neither pass a test nor shift the reports
-        of the tests after it."""
-        try:
-            report = json.loads(frame)
-        except ValueError:
-            return None
-        if not isinstance(report, dict) or report.pop("key", None) != child.nonce:
-            return None
-        return report
+    def _take_report(child: _Child, data: int):
+        """The next signed report in the child's buffer (its header and value frames, and
+        with ``data`` its frames after them: the test's stdout and stderr), skipping frames
+        the program wrote on the channel itself (they lack the run's key: ignored, so they
+        can neither pass a test nor shift the reports of the tests after it); None until one
+        is complete."""
+        buffer = child.buffer
+        while (end := frames_end(buffer, 2 + data)) is not None:
+            frames = split_frames(buffer, 2 + data)
+            report = reports.unpack_signed(frames[0], frames[1], child.key)
+            if report is None:  # drop the first frame: the report may start at the next
+                del buffer[: frames_end(buffer, 1)]
+                continue
+            del buffer[:end]
+            return (report, *frames[2:]) if data else report
+        return None
 
     @staticmethod
     def _kill(*children: _Child | None) -> None:
@@ -563,6 +552,7 @@ class Server:
 
 
 _INBOX = 256 << 10
+DONE = b""  # the frame that ends a job's results
 
 
 def _brief(job: dict[str, Any], role: str, **extra: Any) -> dict[str, Any]:

@@ -89,3 +89,14 @@ def frames_end(buffer: bytearray, count: int) -> int | None:
         if len(buffer) < end:
             return None
     return end
+
+
+def split_frames(buffer: bytearray, count: int) -> list[bytes]:
+    """The first ``count`` frames of ``buffer`` (all complete: see :func:`frames_end`)."""
+    frames, at = [], 0
+    for _ in range(count):
+        (size,) = _HEADER.unpack_from(buffer, at)
+        at += _HEADER.size
+        frames.append(bytes(buffer[at : at + size]))
+        at += size
+    return frames

@@ -62,8 +62,8 @@ class Meter:
 
     def end(self, report: dict[str, Any]) -> None:
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        report["cpu"] = usage.ru_utime + usage.ru_stime - self.start
-        report["maxrss"] = usage.ru_maxrss
+        report["cpu_time"] = usage.ru_utime + usage.ru_stime - self.start
+        report["peak_memory_kb"] = usage.ru_maxrss
 
 
 class Channel:
@@ -89,7 +89,8 @@ class Channel:
         try:
             out = read_output(self.stdout, self.output_limit)
             err = read_output(self.stderr, self.output_limit)
-            report["truncated"] = [len(out) >= self.output_limit, len(err) > STDERR_KEEP]
+            report["stdout_truncated"] = len(out) >= self.output_limit
+            report["stderr_truncated"] = len(err) > STDERR_KEEP
             harness.send_report(report, out, err[-STDERR_KEEP:])
         except OSError:
             return False

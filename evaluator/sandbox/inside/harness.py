@@ -18,6 +18,7 @@ import traceback
 import types
 from typing import Any
 
+from evaluator.sandbox import reports
 from evaluator.sandbox.inside import interpreter, plain, state, wipe
 from evaluator.sandbox.wire import write_frames
 
@@ -375,27 +376,25 @@ def flush_streams(*streams: Any) -> None:
             pass
 
 
-def _unarmed(report: dict[str, Any]) -> None:
+def _unarmed(report: dict[str, Any], *data: bytes) -> None:
     raise RuntimeError("arm_reports() was not called")
 
 
 _send = _unarmed
 
 
-def arm_reports(key: str, fd: int) -> None:
-    """Bind the run's report key and channel (fd, length-prefixed JSON) into the sender (a
-    closure, not a global or a frame local, so a program that walks frames or module globals
-    for it does not find it)."""
+def arm_reports(key: bytes, fd: int) -> None:
+    """Bind the run's report key and channel into the sender (a closure, not a global or a
+    frame local, so a program that walks frames or module globals for it does not find it)."""
     global _send
 
     def send(report: dict[str, Any], *data: bytes) -> None:
-        report["key"] = key
-        write_frames(fd, json.dumps(report, allow_nan=True).encode(), *data)
+        write_frames(fd, *reports.pack_signed(key, report), *data)
 
     _send = send
 
 
 def send_report(report: dict[str, Any], *data: bytes) -> None:
-    """Write one test's report on the report channel, signed with the run's key, and frames of ``data``
-    after it (a batch child's stdout and stderr)."""
+    """Write one test's report on the report channel (:mod:`evaluator.sandbox.reports`, signed
+    with the run's key), and frames of ``data`` after it (a batch child's stdout and stderr)."""
     _send(report, *data)
