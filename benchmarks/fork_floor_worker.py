@@ -31,7 +31,7 @@ def main() -> None:
     for name in PRELOAD:
         __import__(name)
     submissions = json.loads(sys.stdin.readline())
-    program = harness.compile_program(PROGRAM)
+    program = compile(PROGRAM, "solution.py", "exec")
     out = os.fdopen(os.dup(1), "w", buffering=1)
     ring = [os.memfd_create("in", os.MFD_CLOEXEC) for _ in submissions[0]]
     capture = os.memfd_create("out", os.MFD_CLOEXEC)

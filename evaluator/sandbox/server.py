@@ -31,12 +31,26 @@ import select
 import signal
 import sys
 import time
+import traceback
+import types
+import warnings
 from typing import Any
 
 from evaluator.sandbox import headers, kernel, reports, template
 from evaluator.sandbox.files import clear_dir, fill, read_output, remove_tree
 from evaluator.sandbox.inside import harness
 from evaluator.sandbox.wire import STOP, FrameReader, frames_end, split_frames, write_frames
+
+
+def compile_program(code: str, filename: str) -> types.CodeType | str:
+    """Compile once here, as ``filename`` (a plain run's code objects carry the script's
+    absolute path); a syntax error comes back as its formatted text. Warnings (a
+    ``SyntaxWarning``) are not for the server's stderr: they are off in this process
+    (:meth:`Server.__init__`), which never runs a program."""
+    try:
+        return compile(code, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError) as exc:
+        return "".join(traceback.format_exception_only(type(exc), exc))
 
 
 class TemplateGone(RuntimeError):
@@ -122,6 +136,8 @@ class Server:
         # profiles) and one read buffer, written into and never reallocated.
         self.spare_memfds: list[int] = []
         self.inbox = bytearray(_INBOX)
+        self.done_sent = False  # the job's results ended with the last one's frames
+        warnings.simplefilter("ignore")  # after the template's fork: children keep theirs
         kernel.set_child_subreaper()
 
     # -- serving --------------------------------------------------------------------------
@@ -148,7 +164,7 @@ class Server:
     def _run_job(self, job: dict[str, Any]) -> None:
         # Compiled once here; each child gets the code object marshalled in its brief (a
         # compile in every child cost ~200 copy-on-write faults, ~1 ms).
-        program = job["program"] = harness.compile_program(job["code"], self.script)
+        program = job["program"] = compile_program(job["code"], self.script)
         if job.get("tests_code") is not None:
             if not isinstance(program, str):
                 header, out, err = self._run_split(job)
@@ -159,16 +175,18 @@ class Server:
             # A syntax error, or tests that pass the candidate something that cannot cross
             # processes: run them joined, in one module, as HumanEval's own harness does.
             job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
-            program = job["program"] = harness.compile_program(job["code"], self.script)
+            program = job["program"] = compile_program(job["code"], self.script)
         inputs: list[str] = job["inputs"]
         fds = self._take_memfds(3)
         batch = job.get("isolation") in ("submission", "adaptive")
         if batch and not isinstance(program, str) and inputs:
+            self.done_sent = False
             try:
                 self._run_batch(job, fds)
             finally:
                 self._give_memfds(fds)
-            write_frames(self.resp_fd, DONE)
+            if not self.done_sent:
+                write_frames(self.resp_fd, DONE)
             return
         try:
             for text in inputs:
@@ -258,7 +276,13 @@ class Server:
                     if header.get("changed"):  # adaptive: the child has stopped; go on fresh
                         self._finish(child, kill=False)
                         child = None
-                self._send_result(header, out, err)
+                done = first + index + 1 == len(job["inputs"])
+                if done and child is not None:  # the job ends clean: its run dir empty, the
+                    self._finish(child, kill=True)  # child reaped, when the pool hears of it
+                    child = None
+                self._send_result(header, out, err, done=done)
+                if done:  # the pool may send its next job now: no stop to look for
+                    return None
                 if job.get("early_exit") and self._stop_asked():
                     return None
                 if child is None:
@@ -284,10 +308,10 @@ class Server:
         the problem's trusted code and ``check`` over plain data (see inside.split.run_check). The
         candidate's brief holds only its own code: never the tests and their answers."""
         limits = job["limits"]
-        tests = harness.compile_program(job["tests_code"], self.script)
+        tests = compile_program(job["tests_code"], self.script)
         if isinstance(tests, str):
             return {"status": "bad_input", "exception": "the tests do not compile"}, b"", b""
-        support = harness.compile_program(job.get("support_code") or "", self.script)
+        support = compile_program(job.get("support_code") or "", self.script)
         support = None if isinstance(support, str) else support
         calls_r, calls_w = os.pipe2(os.O_CLOEXEC)
         replies_r, replies_w = os.pipe2(os.O_CLOEXEC)
@@ -328,9 +352,12 @@ class Server:
         header["limit"] = limit or headers.limit_from(header, limits)
         return headers.with_frames(header, out, err, limits)
 
-    def _send_result(self, header: dict[str, Any], out: bytes, err: bytes) -> None:
+    def _send_result(self, header: dict[str, Any], out: bytes, err: bytes, done=False) -> None:
+        """One test's result; with ``done``, the frame that ends the job in the same write
+        (a write wakes the pool's thread, and a wake-up costs more than the bytes)."""
         head, value = reports.pack(header)
-        write_frames(self.resp_fd, head, value, out, err)
+        write_frames(self.resp_fd, head, value, out, err, *((DONE,) if done else ()))
+        self.done_sent = done
 
     def _clean_run_dir(self) -> None:
         """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
@@ -430,10 +457,7 @@ class Server:
         poller = child.poller
         exited = False
         last = None
-        if stop:
-            if self._stop_asked():
-                self._kill(child, partner)
-                return None, "stop"
+        if stop:  # a stop from the pool wakes the wait (checked after each test as well)
             poller.register(self.requests.fd, select.POLLIN)
         while True:
             report = self._take_report(child, data)

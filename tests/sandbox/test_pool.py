@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -200,3 +202,26 @@ def test_a_failing_callback_fails_its_job_only(tmp_path):
             future.result(timeout=30)
         assert own.run(_echo("next")).runs[0].stdout == b"next\n"
     assert list(tmp_path.iterdir()) == []  # the abandoned server's temp dir is gone too
+
+
+_REWARD_ROUNDS = """
+from evaluator import CodeReward
+reward = CodeReward(workers=1)
+tests = [{"input": f"{i}\\n", "output": f"{i}\\n"} for i in range(3)]
+for _ in range(50):
+    got = reward(completions=["```python\\nprint(input())\\n```"] * 4, tests=[tests] * 4)
+    assert got == [1.0] * 4, got
+reward.close()
+print("done")
+"""
+
+
+def test_early_exit_leaves_the_next_job_alone():
+    """Early exit on and every test passing: once a job's results have ended, the pool sends
+    its next job at once, and the server must not take that request for a stop and drop it
+    (one that looked for a stop then, waited forever, and so did the pool). A reward's rounds
+    on one worker, in a process of its own so that a regression fails instead of hanging."""
+    done = subprocess.run(
+        [sys.executable, "-c", _REWARD_ROUNDS], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "done", done.stderr[-2000:]

@@ -138,19 +138,6 @@ PREAMBLE = _build_preamble()
 PREAMBLE_BUILTINS = {**builtins.__dict__, **PREAMBLE}
 
 
-def compile_program(code: str, filename: str = SOURCE_NAME) -> types.CodeType | str:
-    """Compile once in the fork server, as ``filename`` (a plain run's code objects carry
-    the script's absolute path); a syntax error comes back as its formatted text."""
-    import warnings
-
-    try:
-        with warnings.catch_warnings():  # e.g. SyntaxWarning: not for the server's stderr
-            warnings.simplefilter("ignore")
-            return compile(code, filename, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError) as exc:
-        return "".join(traceback.format_exception_only(type(exc), exc))
-
-
 def fresh_stdio() -> tuple[Any, Any]:
     """New stdin/stdout/stderr objects over the real fds 0-2 for each test, made as a plain
     run makes them (no state, no buffered bytes carried over from a previous test)."""
