@@ -1,9 +1,16 @@
-"""Adaptive isolation gives the verdicts of a child per test (issue 15): every program with a
-known verdict in the vendored accuracy data (LiveCodeBench's O1 LeetCode and AtCoder
-programs, EvalPlus MBPP, HumanEval canonical solutions and broken variants, DebugBench
-oracle/buggy pairs) is graded under ``test`` and ``adaptive``, all tests, no early exit, and
-each test's verdict must be the same. (The conformance suite and the adversarial battery are
-parametrised over every isolation level in their own files.)"""
+"""What each isolation level promises, held on every program with a known verdict in the
+vendored accuracy data (LiveCodeBench's O1 LeetCode and AtCoder programs, EvalPlus MBPP,
+HumanEval canonical solutions and broken variants, DebugBench oracle/buggy pairs, the demo
+set), graded under every level, all tests, no early exit:
+
+- stdin programs: every level gives a plain run's verdicts, so all three agree test by test;
+- call-based programs: ``adaptive`` and ``submission`` give the judge's (the module executed
+  once, a fresh ``Solution()`` per test) and agree; ``test`` executes the module per test and
+  differs from them only on a program whose state carries between tests: none of the vendored
+  programs, and the constructed one below.
+
+(The conformance suites and the adversarial battery are parametrised over every isolation
+level in their own files.)"""
 
 from __future__ import annotations
 
@@ -25,6 +32,7 @@ from evaluator.formats import read_problems
 from evaluator.formats.humaneval import problem_from_humaneval
 from evaluator.formats.livecodebench import problem_from_lcb
 from evaluator.harness.assertion import program as assertion_program
+from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation
 from tests.test_accuracy_smoke import MBPP, MBPP_MODEL, _load
@@ -127,13 +135,34 @@ def _verdicts(pool, items, isolation):
     ]
 
 
-def test_adaptive_verdicts_are_test_isolation_verdicts(pool, items):
-    strict = _verdicts(pool, items, Isolation.TEST)
-    adaptive = _verdicts(pool, items, Isolation.ADAPTIVE)
-    differ = [
-        (problem.id, s, a)
-        for (problem, _), s, a in zip(items, strict, adaptive, strict=True)
-        if s != a
-    ]
-    assert not differ
-    assert {verdict for verdict, _ in strict} >= {"AC", "WA"}  # both directions are covered
+def test_each_level_gives_what_it_promises(pool, items):
+    verdicts = {level: _verdicts(pool, items, level) for level in Isolation}
+    differ: dict[str, list] = {"stdin": [], "judge rule": [], "test vs module once": []}
+    for index, (problem, _) in enumerate(items):
+        test, adaptive, submission = (
+            verdicts[level][index]
+            for level in (Isolation.TEST, Isolation.ADAPTIVE, Isolation.SUBMISSION)
+        )
+        if problem.harness is Harness.STDIN:
+            if not test == adaptive == submission:
+                differ["stdin"].append((problem.id, test, adaptive, submission))
+        else:
+            if adaptive != submission:
+                differ["judge rule"].append((problem.id, adaptive, submission))
+            if test != adaptive:
+                differ["test vs module once"].append((problem.id, test, adaptive))
+    assert differ == {"stdin": [], "judge rule": [], "test vs module once": []}
+    assert {verdict for verdict, _ in verdicts[Isolation.TEST]} >= {"AC", "WA"}  # both ways
+    assert {p.harness for p, _ in items} >= {Harness.STDIN, Harness.FUNCTIONAL}
+
+
+def test_a_program_that_carries_state_is_where_the_levels_differ(pool):
+    """A class-level list that keeps growing: the judge (module once) fails its second test,
+    as LeetCode does; ``test`` isolation executes the module afresh and passes both."""
+    code = "class Solution:\n    seen = []\n    def count(self, x):\n        self.seen.append(x)\n        return len(self.seen)\n"
+    problem = Problem(
+        "grows", Harness.FUNCTIONAL, [TestCase("0", "1"), TestCase("0", "1")], func_name="count"
+    )
+    verdicts = {level: _verdicts(pool, [(problem, code)], level)[0] for level in Isolation}
+    assert verdicts[Isolation.TEST] == ("AC", ["AC", "AC"])
+    assert verdicts[Isolation.ADAPTIVE] == verdicts[Isolation.SUBMISSION] == ("WA", ["AC", "WA"])

@@ -1,0 +1,81 @@
+"""The reference run of a call-based program: as its judge runs it (LeetCode; LiveCodeBench and
+EvalPlus alike): one plain ``python3`` process, the module executed once as ``__main__``, then
+for each test a fresh ``Solution()`` (or the top-level function looked up again) called with
+the test's arguments. ``module_once=False`` executes the module afresh for each test instead:
+the reference of ``--isolation test``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaluator.sandbox.reference import child_environment
+
+CASES_FILE = Path(__file__).with_name("call_cases.toml")
+
+_DRIVER = r"""
+import json, sys
+
+case = json.loads(sys.stdin.readline())
+namespace = None
+
+
+def load():
+    module = {"__name__": "__main__", "__builtins__": __builtins__}
+    exec(compile(case["source"], "solution.py", "exec"), module)
+    return module
+
+
+for text in case["inputs"]:
+    try:
+        if namespace is None or not case["module_once"]:
+            namespace = None
+            namespace = load()
+        solution = namespace.get("Solution")
+        name = case["func_name"]
+        target = getattr(solution(), name) if isinstance(solution, type) and hasattr(solution, name) else namespace[name]
+        value = target(*[json.loads(line) for line in text.split("\n") if line.strip()])
+        outcome = {"status": "ok", "value": value}
+    except Exception as exc:
+        outcome = {"status": "exception", "exception": type(exc).__name__}
+    sys.__stderr__.write(json.dumps(outcome) + "\n")
+"""
+
+
+@dataclass(frozen=True)
+class CallCase:
+    name: str
+    source: str
+    func_name: str
+    inputs: list[str]
+    deviation: str | None = None
+
+
+def load_call_cases() -> list[CallCase]:
+    with CASES_FILE.open("rb") as file:
+        table = tomllib.load(file)
+    return [
+        CallCase(name, f["source"].lstrip("\n"), f["func_name"], f["inputs"], f.get("deviation"))
+        for name, f in table.items()
+    ]
+
+
+def run_judge(case: CallCase, module_once: bool = True, tmp_dir: str = ".") -> list[dict]:
+    """Each test's outcome: ``{"status": "ok", "value": ...}`` or ``{"status": "exception",
+    "exception": name}`` (outcomes travel on stderr: the program owns stdout)."""
+    payload = {"source": case.source, "func_name": case.func_name, "inputs": case.inputs}
+    payload["module_once"] = module_once
+    done = subprocess.run(
+        [sys.executable, "-c", _DRIVER],
+        input=json.dumps(payload) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_dir,
+        env=child_environment(tmp_dir),
+        timeout=60,
+    )
+    return [json.loads(line) for line in done.stderr.splitlines() if line.startswith("{")]
