@@ -112,7 +112,7 @@ OURS = {
 }
 STDIN_TESTS = 30
 MAX_TEST_CPU_S = 0.050
-REWARD_SCRIPT = HERE.parent / "reward_throughput.py"
+REWARD_SCRIPT = HERE / "rl_reward.py"
 
 
 # -- items ---------------------------------------------------------------------------------------
@@ -629,19 +629,21 @@ def bench_wrong(strategies: list[str], ctx: Context, args) -> dict[str, Any]:
 
 
 def bench_reward(args) -> dict[str, Any]:
-    """``reward_throughput.py`` as it is, with this run's workers (and --limit completions)."""
+    """``rl_reward.py`` (the RL reward: two problems, TRL's call, LiveCodeBench's evaluator
+    and its pattern) with this run's workers, LiveCodeBench checkout and repeats."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "reward.json"
         command = [sys.executable, str(REWARD_SCRIPT), "--workers", str(args.workers)]
-        command += ["--output", str(out)]
+        command += ["--json", str(out), "--repeat", str(max(args.repeat, 3))]
+        if args.lcb_runner:
+            command += ["--lcb-runner", args.lcb_runner]
         if args.limit:
             command += ["--completions", str(args.limit)]
-            command += ["--baseline-completions", str(min(64, args.limit))]
         print(f"\n== reward: {' '.join(command[1:])}", flush=True)
         done = subprocess.run(command, capture_output=True, text=True)
         print("\n".join("  " + line for line in done.stdout.splitlines()), flush=True)
         if done.returncode:
-            print(f"  reward_throughput.py exited {done.returncode}: {done.stderr[-2000:]}")
+            print(f"  rl_reward.py exited {done.returncode}: {done.stderr[-2000:]}")
         report = json.loads(out.read_text()) if out.exists() else None
     return {"command": command[1:], "returncode": done.returncode, "report": report}
 

@@ -46,6 +46,7 @@ def grade(problems: str, samples: str, **options: Any) -> None:
       mcevaluate grade --problems p.jsonl --samples s.jsonl --judge float --workers 8 --json
     """
     check_paths(options)
+    options["early_exit"] = _default(options["early_exit"], True)
     bad: list[BadProblem] | None = [] if options["skip_bad_problems"] else None
     try:
         loaded = read_problems(problems, bad=bad)
@@ -71,6 +72,7 @@ def demo(**options: Any) -> None:
     from evaluator.data import DEMO_PROBLEMS, DEMO_SAMPLES
 
     check_paths(options)
+    options["early_exit"] = _default(options["early_exit"], False)
     if options["report_path"] is None:
         folder = tempfile.mkdtemp(prefix="mcevaluate-demo-")
         options["report_path"] = os.path.join(folder, "report.html")
@@ -173,6 +175,7 @@ def lcb(
     if start_date and end_date and start_date > end_date:
         raise click.BadParameter("is after --end-date", param_hint="--start-date")
     check_paths(options)
+    options["early_exit"] = _default(options["early_exit"], True)
     bad: list[BadProblem] | None = [] if options["skip_bad_problems"] else None
     selection = lcb_data.Selection(
         release=release,
@@ -197,3 +200,10 @@ def lcb(
     if not problems and not bad:
         raise click.ClickException("no problem of the dataset matches the selection")
     run(problems, samples, selection=selection, bad_problems=bad or [], **options)
+
+
+def _default(early_exit: bool | None, default: bool) -> bool:
+    """``--early-exit``/``--all-tests`` as given, else the command's default: grade and lcb
+    stop a program at its first failing test (pass@k needs only that), demo runs every test
+    (its point is to show each verdict)."""
+    return default if early_exit is None else early_exit

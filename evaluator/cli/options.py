@@ -116,9 +116,13 @@ def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help=f"Sandbox profile: {', '.join(available_profiles())}, or a JSON path.",
         ),
         click.option(
-            "--early-exit",
-            is_flag=True,
-            help="Stop a program at its first failing test (the rest are SKIPPED).",
+            "--early-exit/--all-tests",
+            "early_exit",
+            default=None,
+            help="Stop a program at its first failing test (the rest are SKIPPED), or run "
+            "every test. Default: early exit for grade and lcb (pass@k needs only a pass or a "
+            "fail, as LiveCodeBench's runner does: a program that times out costs one time "
+            "limit, not one per test); every test for demo (each verdict shown).",
         ),
         click.option(
             "--k", "ks", default="1", show_default=True, help="Comma-separated k values for pass@k."

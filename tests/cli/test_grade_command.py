@@ -71,8 +71,20 @@ def test_grade_writes_lcb_results(files):
     assert [r["question_id"] for r in rows] == ["a", "b"]
     assert rows[0]["graded_list"] == [True, False] and rows[0]["pass@1"] == 0.5
     assert rows[1]["details"][1]["verdict"] == "RE"
-    assert [t["verdict"] for t in rows[0]["details"][1]["tests"]] == ["AC", "WA", "WA"]
+    # early exit by default: the tests after a program's first failure are not run
+    assert [t["verdict"] for t in rows[0]["details"][1]["tests"]] == ["AC", "WA", "SKIPPED"]
     assert "50.0%" in result.output and "AC 2" in result.output
+
+
+def test_all_tests_runs_every_test_of_a_failing_program(files):
+    tmp_path, problems, samples = files
+    out = tmp_path / "results.json"
+    args = ["grade", "--problems", str(problems), "--samples", str(samples), "-o", str(out)]
+    result = CliRunner().invoke(main, [*args, "--quiet", "--all-tests"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(out.read_text())
+    assert rows[0]["graded_list"] == [True, False]  # pass@k is the same either way
+    assert [t["verdict"] for t in rows[0]["details"][1]["tests"]] == ["AC", "WA", "WA"]
 
 
 def test_grade_json_summary_as_subprocess(files):

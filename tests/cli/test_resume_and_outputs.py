@@ -113,7 +113,7 @@ def test_resume_rejects_other_options_and_torn_line(tmp_path):
             "isolation": "adaptive",
             "environment": None,
             "profile": "default",
-            "early_exit": False,
+            "early_exit": True,  # grade's default
         },
     }
     entry = {"problem": "q0", "index": 0, "key": key, "result": result}
