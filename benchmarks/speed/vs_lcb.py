@@ -689,7 +689,8 @@ def main(argv: list[str] | None = None) -> int:
     evaluate = load_lcb(args.lcb_runner)
     lcb = "lcb" if evaluate else "lcb-pattern"
     ctx = Context(args.workers, args.time_limit, lcb, evaluate)
-    strategies = [lcb if s.startswith("lcb") else s for s in args.strategies.split(",")]
+    # "lcb" is the real evaluator when --lcb-runner gives it, else the pattern
+    strategies = [lcb if s == "lcb" else s for s in args.strategies.split(",")]
     info = machine() | {
         "loadavg_start": os.getloadavg(),
         "background_cores_busy": background_load(1.0),
