@@ -28,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from evaluator.formats.ours import problem_to_ours
 from evaluator.formats.records import dumps_json, loads_json
 from evaluator.problem import Problem, Verdict
 from evaluator.runner import GradeResult
@@ -81,20 +82,12 @@ def result_from_dict(data: Mapping[str, Any], problem_id: str) -> GradeResult:
 
 
 def problem_fingerprint(problem: Problem) -> bytes:
-    """A digest of everything about ``problem`` that decides a verdict."""
+    """A digest of everything about ``problem`` (its metadata too: the platform picks the
+    interpreter environment)."""
     digest = hashlib.blake2b(digest_size=16)
-    head = [
-        problem.id,
-        problem.harness.value,
-        problem.func_name,
-        problem.judge,
-        problem.time_limit,
-        problem.memory_limit,
-        problem.prompt,
-        problem.test_code,
-        problem.entry_point,
-        len(problem.tests),
-    ]
+    # every field through the one codec (a field added to Problem is hashed too); the tests
+    # apart, length-prefixed, without building their records
+    head = [problem_to_ours(problem, tests=False), len(problem.tests)]
     try:
         digest.update(orjson.dumps(head, option=orjson.OPT_SORT_KEYS, default=str))
     except TypeError:  # lone surrogates in an id or a judge spec: escaped, still exact

@@ -12,10 +12,12 @@
   is used for every sample). Two problem forms are read, per sample:
 
   - ours: a ``tests`` column (a list of ``{"input", "output"}`` or its JSON text) with
-    optional ``harness``, ``func_name``, ``judge``, ``time_limit``, ``memory_limit``,
-    ``test_code``/``entry_point``/``prompt_code`` (assertion problems) and ``question_id`` or
-    ``id`` columns (see :mod:`evaluator.formats.ours`; the harness defaults to ``functional``
-    when a ``func_name`` is given, ``stdin`` otherwise);
+    a column for any other field of our schema (``harness``, ``func_name``, ``judge``,
+    ``time_limit``, ``memory_limit``, ``test_code``/``entry_point`` for assertion problems,
+    ``metadata`` as JSON text or dict, ``environment``), ``prompt_code`` for the schema's
+    ``prompt`` and ``question_id`` or ``id`` for its id (see :mod:`evaluator.formats.ours`;
+    the harness defaults to ``functional`` when a ``func_name`` is given, ``stdin``
+    otherwise);
   - LiveCodeBench: ``public_test_cases``/``private_test_cases`` (JSON text, compressed form or
     lists), ``metadata`` (JSON text or dict, ``func_name`` for call-based problems), optional
     ``judge``, ``time_limit``, ``memory_limit``, ``question_id``.
@@ -87,7 +89,7 @@ import orjson
 from evaluator.formats.errors import InputError
 from evaluator.formats.extract import extract_code
 from evaluator.formats.livecodebench import problem_from_lcb
-from evaluator.formats.ours import problem_from_ours
+from evaluator.formats.ours import PROBLEM_FIELDS, problem_from_ours
 from evaluator.problem import Problem, Verdict
 from evaluator.runner.grading import GradeOptions, Grader, GradeResult
 from evaluator.sandbox.records import Isolation
@@ -117,15 +119,10 @@ judgement: nothing ran, as in ``trainer_addon.masking``)."""
 
 # Keywords TRL passes to reward functions that are not dataset columns.
 _TRL_KEYWORDS = frozenset({"trainer_state", "log_extra", "log_metric"})
-_OURS_COLUMNS = (
-    "harness",
-    "func_name",
-    "judge",
-    "time_limit",
-    "memory_limit",
-    "test_code",
-    "entry_point",
-)
+# Our schema's fields as columns: every Problem field but the id (from question_id, id or
+# task_id), the tests (their own column) and the prompt (TRL's "prompt" column is the chat
+# prompt: the code a sample continues comes as "prompt_code").
+_OURS_COLUMNS = tuple(name for name in PROBLEM_FIELDS if name not in {"id", "tests", "prompt"})
 _LCB_COLUMNS = (
     "public_test_cases",
     "private_test_cases",
@@ -241,6 +238,8 @@ def problem_from_columns(fields: Mapping[str, Any]) -> Problem:
             for key in _OURS_COLUMNS:
                 if fields.get(key) is not None:
                     record[key] = fields[key]
+            if "metadata" in record:  # JSON text in a parquet file, as LiveCodeBench's
+                record["metadata"] = _json_if_text(record["metadata"], "metadata")
             if "harness" not in record:
                 record["harness"] = "functional" if record.get("func_name") else "stdin"
             if isinstance(fields.get("prompt_code"), str):

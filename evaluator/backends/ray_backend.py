@@ -46,8 +46,8 @@ from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from evaluator.formats.ours import problem_from_ours, problem_to_ours
-from evaluator.problem import Harness, Problem, TestCase, Verdict
+from evaluator.formats.ours import problem_to_ours, rebuild_problem
+from evaluator.problem import Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult
 from evaluator.runner.grading import TestResult
 from evaluator.sandbox import Isolation
@@ -91,25 +91,10 @@ def _options_from_wire(data: dict[str, Any]) -> GradeOptions:
 
 
 def _problem_from_wire(record: dict[str, Any]) -> Problem:
-    """The problem ``problem_to_ours`` wrote. A problem built in code may hold values the
-    schema's reader refuses (the local grader reports those as ERROR itself), so such a
-    record is rebuilt field by field instead: the actor grades exactly what the driver had."""
-    try:
-        return problem_from_ours(record)
-    except Exception:  # noqa: BLE001 - rebuilt as is, graded as locally
-        return Problem(
-            id=record["id"],
-            harness=Harness(record["harness"]),
-            tests=[TestCase(t["input"], t["output"]) for t in record.get("tests", [])],
-            func_name=record.get("func_name"),
-            judge=record.get("judge"),
-            time_limit=record.get("time_limit"),
-            memory_limit=record.get("memory_limit"),
-            prompt=record.get("prompt", ""),
-            test_code=record.get("test_code", ""),
-            entry_point=record.get("entry_point", ""),
-            metadata=dict(record.get("metadata") or {}),
-        )
+    """The problem ``problem_to_ours`` wrote, rebuilt without the schema's checks: a problem
+    built in code may hold values the reader refuses (the local grader reports those as
+    ERROR itself), and the actor grades exactly what the driver had."""
+    return rebuild_problem(record)
 
 
 _Wire = tuple[str, str, str, list[tuple[str, float, float, int, str, str, str]]]

@@ -13,7 +13,8 @@ Schema (fields marked ``?`` are optional)::
       "prompt"?:      "def f(x):\\n",               # assertion: code the sample continues
       "test_code"?:   "def check(candidate): ...",  # assertion: required, defines check()
       "entry_point"?: "f",                          # assertion: required, passed to check()
-      "metadata"?:    {...}                         # free-form, kept for reports
+      "metadata"?:    {...},                        # free-form, kept for reports
+      "environment"?: "plain" | "leetcode" | ...    # interpreter environment; default: by platform
     }
 
 Test texts are strings in every harness. For ``stdin`` they are the program's input and
@@ -26,10 +27,18 @@ defaults to one placeholder test ``{"input": "", "output": ""}``.
 A problem with no tests is read without complaint; grading reports it as an ERROR verdict.
 Unknown top-level fields are rejected, to catch typos such as ``time_limt``; put anything
 else under ``metadata``.
+
+This module is the one place a :class:`~evaluator.problem.Problem` becomes a record and back.
+The schema's fields are the dataclass's fields: each has one reader here, checked at import,
+so a field added to ``Problem`` without a reader fails at once instead of being dropped on
+some path. The Ray wire, the journal's fingerprint and the reward's dataset columns all go
+through it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from ..problem import Harness, Problem, TestCase
@@ -44,24 +53,24 @@ from .records import (
     require_field,
 )
 
-__all__ = ["problem_from_ours", "problem_to_ours", "tests_from_list", "OURS_FIELDS"]
+__all__ = [
+    "OURS_FIELDS",
+    "PROBLEM_FIELDS",
+    "problem_from_ours",
+    "problem_to_ours",
+    "rebuild_problem",
+    "tests_from_list",
+]
 
-OURS_FIELDS = frozenset(
-    {
-        "id",
-        "harness",
-        "tests",
-        "func_name",
-        "judge",
-        "time_limit",
-        "memory_limit",
-        "prompt",
-        "test_code",
-        "entry_point",
-        "metadata",
-    }
-)
+PROBLEM_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Problem))
+"""The fields of :class:`Problem`, in declaration order: the schema's fields."""
+OURS_FIELDS = frozenset(PROBLEM_FIELDS)
 
+_DEFAULTS: dict[str, Any] = {
+    f.name: f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
+    for f in dataclasses.fields(Problem)
+    if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+}
 _PLACEHOLDER = [TestCase("", "")]
 
 
@@ -81,13 +90,79 @@ def tests_from_list(value: Any, field: str) -> list[TestCase]:
     return tests
 
 
-def _harness(value: Any) -> Harness:
-    text = expect_str(value, "harness")
+# --- reading: one reader per field, each given the record and its harness -----------------------
+
+
+def _read_id(record: dict[str, Any], harness: Harness) -> str:
+    return expect_str(require_field(record, "id"), "id", non_empty=True)
+
+
+def _read_harness(record: dict[str, Any], harness: Harness) -> Harness:
+    return harness
+
+
+def _harness(record: dict[str, Any]) -> Harness:
+    text = expect_str(require_field(record, "harness"), "harness")
     try:
         return Harness(text.strip().lower())
     except ValueError:
         allowed = ", ".join(repr(h.value) for h in Harness)
         raise InputError(f"unknown harness {text!r} (expected one of {allowed})", field="harness")
+
+
+def _read_tests(record: dict[str, Any], harness: Harness) -> list[TestCase]:
+    if harness is Harness.ASSERTION and record.get("tests") is None:
+        return list(_PLACEHOLDER)  # assertion problems carry their tests in test_code
+    return tests_from_list(require_field(record, "tests"), "tests")
+
+
+def _read_func_name(record: dict[str, Any], harness: Harness) -> str | None:
+    if record.get("func_name") is None:
+        if harness is Harness.FUNCTIONAL:
+            require_field(record, "func_name")  # raises, naming the field
+        return None
+    return expect_str(record["func_name"], "func_name", non_empty=True)
+
+
+def _text(name: str, *, required_for: Harness | None = None) -> Callable[..., str]:
+    def read(record: dict[str, Any], harness: Harness) -> str:
+        if harness is required_for:
+            return expect_str(require_field(record, name), name, non_empty=True)
+        return expect_str(record.get(name, ""), name)
+
+    return read
+
+
+def _read_metadata(record: dict[str, Any], harness: Harness) -> dict[str, Any]:
+    metadata = record.get("metadata")
+    return {} if metadata is None else dict(expect_dict(metadata, "metadata"))
+
+
+def _read_environment(record: dict[str, Any], harness: Harness) -> str | None:
+    value = record.get("environment")
+    if value is None:
+        return None
+    # checked against the known environments when graded (an ERROR verdict there), so that
+    # a file written for a newer grader still reads
+    return expect_str(value, "environment", non_empty=True)
+
+
+_READERS: dict[str, Callable[[dict[str, Any], Harness], Any]] = {
+    "id": _read_id,
+    "harness": _read_harness,
+    "tests": _read_tests,
+    "func_name": _read_func_name,
+    "judge": lambda record, harness: optional_judge(record),
+    "time_limit": lambda record, harness: optional_time_limit(record),
+    "memory_limit": lambda record, harness: optional_memory_limit(record),
+    "prompt": _text("prompt"),
+    "test_code": _text("test_code", required_for=Harness.ASSERTION),
+    "entry_point": _text("entry_point", required_for=Harness.ASSERTION),
+    "metadata": _read_metadata,
+    "environment": _read_environment,
+}
+if set(_READERS) != OURS_FIELDS:  # a new Problem field needs a reader (and a test value)
+    raise AssertionError(f"schema readers {sorted(_READERS)} != Problem fields {PROBLEM_FIELDS}")
 
 
 def problem_from_ours(
@@ -111,65 +186,49 @@ def _convert(record: dict[str, Any]) -> Problem:
             "put extra data under 'metadata')",
             field=unknown[0],
         )
-    problem_id = expect_str(require_field(record, "id"), "id", non_empty=True)
-    harness = _harness(require_field(record, "harness"))
-
-    if harness is Harness.ASSERTION and record.get("tests") is None:
-        tests = list(_PLACEHOLDER)
-    else:
-        tests = tests_from_list(require_field(record, "tests"), "tests")
-
-    func_name = record.get("func_name")
-    if func_name is not None:
-        func_name = expect_str(func_name, "func_name", non_empty=True)
-    elif harness is Harness.FUNCTIONAL:
-        require_field(record, "func_name")  # raises, naming the field
-
-    prompt = expect_str(record.get("prompt", ""), "prompt")
-    test_code = expect_str(record.get("test_code", ""), "test_code")
-    entry_point = expect_str(record.get("entry_point", ""), "entry_point")
-    if harness is Harness.ASSERTION:
-        expect_str(require_field(record, "test_code"), "test_code", non_empty=True)
-        expect_str(require_field(record, "entry_point"), "entry_point", non_empty=True)
-
-    metadata = record.get("metadata")
-    metadata = {} if metadata is None else dict(expect_dict(metadata, "metadata"))
-
-    return Problem(
-        id=problem_id,
-        harness=harness,
-        tests=tests,
-        func_name=func_name,
-        judge=optional_judge(record),
-        time_limit=optional_time_limit(record),
-        memory_limit=optional_memory_limit(record),
-        prompt=prompt,
-        test_code=test_code,
-        entry_point=entry_point,
-        metadata=metadata,
-    )
+    _read_id(record, Harness.STDIN)  # the id is checked first: errors name a problem
+    harness = _harness(record)
+    return Problem(**{name: _READERS[name](record, harness) for name in PROBLEM_FIELDS})
 
 
-def problem_to_ours(problem: Problem) -> dict[str, Any]:
+# --- writing ---------------------------------------------------------------------------------------
+
+
+def _encoded(name: str, value: Any) -> Any:
+    if name == "harness":
+        return Harness(value).value
+    if name == "tests":
+        return [{"input": t.input, "output": t.output} for t in value]
+    if name == "metadata":
+        return dict(value)
+    return value
+
+
+def problem_to_ours(problem: Problem, *, tests: bool = True) -> dict[str, Any]:
     """The record of our schema for ``problem``; ``problem_from_ours`` reads it back equal.
 
-    Optional fields that hold their default (``None`` or ``""``, empty metadata) are left out
-    so that files stay short and readable.
+    Optional fields that hold their default (``None``, ``""``, empty metadata) are left out
+    so that files stay short and readable. ``tests=False`` leaves the tests out (the
+    journal's fingerprint hashes them apart, without building their records).
     """
-    record: dict[str, Any] = {
-        "id": problem.id,
-        "harness": Harness(problem.harness).value,
-        "tests": [{"input": t.input, "output": t.output} for t in problem.tests],
-    }
-    optional: dict[str, Any] = {
-        "func_name": problem.func_name,
-        "judge": problem.judge,
-        "time_limit": problem.time_limit,
-        "memory_limit": problem.memory_limit,
-        "prompt": problem.prompt or None,
-        "test_code": problem.test_code or None,
-        "entry_point": problem.entry_point or None,
-        "metadata": dict(problem.metadata) or None,
-    }
-    record.update({key: value for key, value in optional.items() if value is not None})
+    record: dict[str, Any] = {}
+    for name in PROBLEM_FIELDS:
+        if name == "tests" and not tests:
+            continue
+        value = getattr(problem, name)
+        if name in _DEFAULTS and value == _DEFAULTS[name]:
+            continue
+        record[name] = _encoded(name, value)
     return record
+
+
+def rebuild_problem(record: dict[str, Any]) -> Problem:
+    """The problem :func:`problem_to_ours` wrote, field for field and without the schema's
+    checks: for records that never left our own hands (the Ray wire), where a problem built
+    in code may hold a value the reader refuses and must still be graded as it was."""
+    values = {name: record[name] for name in PROBLEM_FIELDS if name in record}
+    values["harness"] = Harness(values["harness"])
+    values["tests"] = [TestCase(t["input"], t["output"]) for t in values.get("tests", [])]
+    if "metadata" in values:
+        values["metadata"] = dict(values["metadata"])
+    return Problem(**values)
