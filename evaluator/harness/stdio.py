@@ -1,14 +1,12 @@
 """stdin/stdout harness (LiveCodeBench ``testtype: "stdin"``): the program runs as
-``__main__`` with the test's input on a real fd 0; its stdout is compared by a judge."""
+``__main__`` with the test's input on a real fd 0; its stdout is compared by a judge
+(:mod:`evaluator.judges.stdout`)."""
 
 from __future__ import annotations
 
-from evaluator.judges import Judge
-from evaluator.problem import Problem, TestCase, Verdict
-from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
+from evaluator.problem import Problem
+from evaluator.sandbox import Isolation, Job, Limits, Mode
 from evaluator.sandbox.environments import Environment
-
-from .outcome import failure
 
 
 def build_job(
@@ -23,12 +21,3 @@ def build_job(
         preamble=environment.stdin_preamble,
         environment=environment.overrides(),
     )
-
-
-def judge(test: TestCase, run: RunResult, check: Judge) -> tuple[Verdict, str]:
-    failed = failure(run)
-    if failed is not None:
-        return failed
-    output = run.stdout.decode("utf-8", "surrogateescape")
-    comparison = check(output, test.output)
-    return (Verdict.AC, "") if comparison.ok else (Verdict.WA, comparison.message)

@@ -13,7 +13,8 @@ rule, with testlib's standard checkers as the reference semantics:
 ``lcb``     LiveCodeBench's stdio check (strip, lines, exact ``Decimal``), for comparisons
 ========== ===========================================================================
 
-Call-based problems compare decoded return values with :func:`compare_values` instead.
+A test's verdict from a run: :mod:`.stdout` (a stdin test's output under one of these) and
+:mod:`.returned` (a call's return value, decoded and compared with :func:`compare_values`).
 Special judges (checkers) for problems with many valid answers are in :mod:`.checker`.
 """
 

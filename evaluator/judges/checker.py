@@ -46,6 +46,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from evaluator.harness.outcome import failure
 from evaluator.problem import Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult, SandboxPool
 
@@ -187,8 +188,6 @@ def interpret_call(run: RunResult) -> Outcome:
     """The verdict from a python checker's run: its return value must be exactly ``true``,
     ``false`` or ``[bool, str]``; every other result or a failed run is an ERROR. Total: any
     run (any value text, any depth or size) gives a verdict with a capped message."""
-    from evaluator.harness.outcome import failure  # the harness imports the judges
-
     failed = failure(run)
     if failed is not None:
         return Verdict.ERROR, cap(f"checker failed: {failed[0]}: {failed[1]}")

@@ -41,6 +41,8 @@ from evaluator.judges.checker import (
     is_checker_spec,
 )
 from evaluator.judges.floats import DEFAULT_ABS_TOL, DEFAULT_REL_TOL, validate_tolerances
+from evaluator.judges.returned import judge_return
+from evaluator.judges.stdout import judge_stdout
 from evaluator.problem import (
     DEFAULT_MEMORY_LIMIT,
     DEFAULT_TIME_LIMIT,
@@ -237,9 +239,9 @@ class _Judging:
             return assertion.judge(run)
         test = self.problem.tests[index]
         if self.problem.harness is Harness.FUNCTIONAL:
-            return call.judge(test, run, self.tolerance)
+            return judge_return(test, run, self.tolerance)
         assert self.check is not None
-        return stdio.judge(test, run, self.check)
+        return judge_stdout(test, run, self.check)
 
     def ask_checker(
         self, pool: Callable[[], SandboxPool], index: int, run: RunResult

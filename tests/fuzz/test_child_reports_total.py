@@ -9,10 +9,12 @@ from fuzz_inputs import ANY_TEXT, JUDGE_TEXT, MUTATED_JSON, OUTPUT_BYTES, assert
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluator.harness import assertion, call, stdio
+from evaluator.harness import assertion
 from evaluator.harness.outcome import failure
 from evaluator.judges import JUDGES
 from evaluator.judges.checker import exit_verdict, interpret_call
+from evaluator.judges.returned import judge_return
+from evaluator.judges.stdout import judge_stdout
 from evaluator.problem import TestCase, Verdict
 from evaluator.sandbox import LimitHit, RunResult
 
@@ -47,9 +49,9 @@ RUNS = st.builds(
 def test_every_harness_judge_answers_any_report(run, expected):
     test = TestCase("", expected)
     for check in JUDGES.values():
-        assert_outcome(stdio.judge(test, run, check))
-    assert_outcome(call.judge(test, run, {}))
-    assert_outcome(call.judge(TestCase("", "[1, NaN]"), run, {"abs_tol": 0.5}))
+        assert_outcome(judge_stdout(test, run, check))
+    assert_outcome(judge_return(test, run, {}))
+    assert_outcome(judge_return(TestCase("", "[1, NaN]"), run, {"abs_tol": 0.5}))
     assert_outcome(assertion.judge(run))
     assert_outcome(interpret_call(run))
 

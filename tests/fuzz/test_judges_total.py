@@ -11,9 +11,9 @@ from fuzz_inputs import JUDGE_TEXT, OUTPUT_BYTES, assert_outcome
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluator.harness import stdio
 from evaluator.judges import JUDGES, Comparison, get_judge
 from evaluator.judges.base import MAX_MESSAGE
+from evaluator.judges.stdout import judge_stdout
 from evaluator.problem import TestCase, Verdict
 from evaluator.sandbox import RunResult
 
@@ -52,7 +52,7 @@ def test_equal_texts_are_accepted(name, text):
 def test_stdio_judge_reads_any_stdout_bytes(name, stdout, expected):
     """The harness decodes whatever bytes the program wrote and always gives a verdict."""
     run = RunResult(status="ok", stdout=stdout)
-    outcome = stdio.judge(TestCase("", expected), run, JUDGES[name])
+    outcome = judge_stdout(TestCase("", expected), run, JUDGES[name])
     assert_outcome(outcome)
     assert outcome[0] in (Verdict.AC, Verdict.WA)
 

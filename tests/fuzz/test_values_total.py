@@ -20,9 +20,9 @@ from fuzz_inputs import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluator.harness import call
 from evaluator.judges import compare_values
 from evaluator.judges.jsonvalue import LongInt, _decode_iteratively, decode
+from evaluator.judges.returned import judge_return
 from evaluator.problem import TestCase, Verdict
 from evaluator.sandbox import RunResult
 
@@ -70,7 +70,7 @@ def test_decode_returns_or_raises_value_error_only(text):
 @settings(max_examples=200, deadline=None)
 @given(returned=st.one_of(MUTATED_JSON, ANY_TEXT), expected=st.one_of(MUTATED_JSON, ANY_TEXT))
 def test_call_judge_gives_a_verdict_for_any_value_text(returned, expected):
-    outcome = call.judge(TestCase("", expected), RunResult(status="ok", value=returned), {})
+    outcome = judge_return(TestCase("", expected), RunResult(status="ok", value=returned), {})
     assert_outcome(outcome)
     assert outcome[0] in (Verdict.AC, Verdict.WA, Verdict.ERROR)
 
@@ -95,13 +95,13 @@ def _deep(leaf: str) -> str:
 
 def test_a_list_nested_300000_deep_decodes_and_compares():
     test = TestCase("", _deep("[]"))
-    same = call.judge(test, RunResult(status="ok", value=_deep("[]")), {})
+    same = judge_return(test, RunResult(status="ok", value=_deep("[]")), {})
     assert same == (Verdict.AC, "")
-    verdict, message = call.judge(test, RunResult(status="ok", value=_deep("1")), {})
+    verdict, message = judge_return(test, RunResult(status="ok", value=_deep("1")), {})
     assert verdict is Verdict.WA and len(message) <= 200
     assert message.endswith("expected [] (list), got 1 (int)")
     assert "…" in message  # the 300,000-step path is elided
-    shallower = call.judge(test, RunResult(status="ok", value=_deep("")), {})
+    shallower = judge_return(test, RunResult(status="ok", value=_deep("")), {})
     assert shallower[0] is Verdict.WA
 
 
@@ -110,7 +110,7 @@ def test_deep_objects_and_unbalanced_deep_text():
     assert compare_values(decode(deep_object), decode(deep_object)).ok
     with pytest.raises(ValueError, match="Expecting"):
         decode("[" * DEEP)
-    outcome = call.judge(TestCase("", "1"), RunResult(status="ok", value="[" * DEEP), {})
+    outcome = judge_return(TestCase("", "1"), RunResult(status="ok", value="[" * DEEP), {})
     assert outcome[0] is Verdict.ERROR and len(outcome[1]) <= 200
 
 
@@ -119,10 +119,10 @@ def test_integers_of_millions_of_digits_compare_in_linear_time(digits):
     text = "7" * digits
     started = time.perf_counter()
     assert isinstance(decode(text), LongInt)
-    same = call.judge(TestCase("", text), RunResult(status="ok", value=text), {})
-    other = call.judge(TestCase("", text), RunResult(status="ok", value=text[:-1] + "8"), {})
-    negative = call.judge(TestCase("", text), RunResult(status="ok", value="-" + text), {})
-    as_float = call.judge(TestCase("", text), RunResult(status="ok", value="1e308"), {})
+    same = judge_return(TestCase("", text), RunResult(status="ok", value=text), {})
+    other = judge_return(TestCase("", text), RunResult(status="ok", value=text[:-1] + "8"), {})
+    negative = judge_return(TestCase("", text), RunResult(status="ok", value="-" + text), {})
+    as_float = judge_return(TestCase("", text), RunResult(status="ok", value="1e308"), {})
     assert time.perf_counter() - started < 5  # int(str) of 3M digits alone takes a minute
     assert same == (Verdict.AC, "")
     assert other == (Verdict.WA, f"expected <int of {digits} digits>, got <int of {digits} digits>")
@@ -156,7 +156,7 @@ def test_long_integers_meet_python_ints_exactly():
     ],
 )
 def test_named_values(returned, expected, verdict):
-    outcome = call.judge(TestCase("", expected), RunResult(status="ok", value=returned), {})
+    outcome = judge_return(TestCase("", expected), RunResult(status="ok", value=returned), {})
     assert_outcome(outcome)
     assert outcome[0] is verdict, outcome
 
@@ -164,14 +164,18 @@ def test_named_values(returned, expected, verdict):
 def test_huge_dicts_compare():
     expected = json.dumps({f"k{i}": i for i in range(300_000)})
     actual = json.dumps({f"k{i}": i for i in reversed(range(300_000))})
-    assert call.judge(TestCase("", expected), RunResult(status="ok", value=actual), {})[0] is (
+    assert judge_return(TestCase("", expected), RunResult(status="ok", value=actual), {})[0] is (
         Verdict.AC
     )
     missing = json.dumps({f"k{i}": i for i in range(299_999)})
-    verdict, message = call.judge(TestCase("", expected), RunResult(status="ok", value=missing), {})
+    verdict, message = judge_return(
+        TestCase("", expected), RunResult(status="ok", value=missing), {}
+    )
     assert verdict is Verdict.WA and message == "missing key 'k299999'"
 
 
 def test_broken_tolerance_is_an_error_not_an_exception():
-    outcome = call.judge(TestCase("", "1.0"), RunResult(status="ok", value="1.0"), {"abs_tol": -1})
+    outcome = judge_return(
+        TestCase("", "1.0"), RunResult(status="ok", value="1.0"), {"abs_tol": -1}
+    )
     assert outcome[0] is Verdict.ERROR and "abs_tol" in outcome[1]
