@@ -7,37 +7,31 @@ Public API (imported lazily, so ``import evaluator`` stays cheap and never impor
 
 from __future__ import annotations
 
-from typing import Any
+from evaluator.lazy import lazy_exports
 
-_EXPORTS = {
-    "Grader": "evaluator.runner",
-    "GradeOptions": "evaluator.runner",
-    "GradeResult": "evaluator.runner",
-    "TestResult": "evaluator.runner",
-    "grade": "evaluator.runner",
-    "grade_many": "evaluator.runner",
-    "Problem": "evaluator.problem",
-    "TestCase": "evaluator.problem",
-    "Harness": "evaluator.problem",
-    "Verdict": "evaluator.problem",
-    "SandboxPool": "evaluator.sandbox",
-    "Limits": "evaluator.sandbox",
-    "Isolation": "evaluator.sandbox",
-    "CodeReward": "evaluator.reward",
-    "AsyncCodeReward": "evaluator.reward",
-    "verl_compute_score": "evaluator.reward",
-    "verl_compute_score_async": "evaluator.reward",
-    "verl_compute_score_batch": "evaluator.reward",
-    "problem_from_ground_truth": "evaluator.reward",
-}
-
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'evaluator' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+__all__, __getattr__ = lazy_exports(
+    __name__,
+    {
+        "Grader": "evaluator.runner",
+        "GradeOptions": "evaluator.runner",
+        "GradeResult": "evaluator.runner",
+        "TestResult": "evaluator.runner",
+        "grade": "evaluator.runner",
+        "grade_many": "evaluator.runner",
+        "GradingRun": "evaluator.runner",
+        "ProgramGrader": "evaluator.runner",
+        "Problem": "evaluator.problem",
+        "TestCase": "evaluator.problem",
+        "Harness": "evaluator.problem",
+        "Verdict": "evaluator.problem",
+        "SandboxPool": "evaluator.sandbox",
+        "Limits": "evaluator.sandbox",
+        "Isolation": "evaluator.sandbox",
+        "CodeReward": "evaluator.reward",
+        "AsyncCodeReward": "evaluator.reward",
+        "verl_compute_score": "evaluator.reward",
+        "verl_compute_score_async": "evaluator.reward",
+        "verl_compute_score_batch": "evaluator.reward",
+        "problem_from_ground_truth": "evaluator.reward",
+    },
+)

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-EVALUATOR = Path(__file__).resolve().parents[1] / "evaluator"
+ROOT = Path(__file__).resolve().parents[1]
+EVALUATOR = ROOT / "evaluator"
 
 
 def _imports(folder: Path):
@@ -33,15 +34,145 @@ def test_evaluator_imports_nothing_from_trainer_addon():
 
 def test_the_sandbox_imports_nothing_above_it():
     """The sandbox (how a process runs, the code inside the child included) knows nothing of
-    harnesses, judges or grading: it imports only itself and the standard library."""
+    harnesses, judges or grading: it imports only itself, the leaf ``evaluator.lazy`` and the
+    standard library."""
     offenders = [
         f"{where} imports {name}"
         for where, name in _imports(EVALUATOR / "sandbox")
         if name.split(".")[0] == "evaluator"
-        and not name.startswith("evaluator.sandbox")
-        and name != "evaluator"
+        and not name.startswith(("evaluator.sandbox", "evaluator.lazy"))
     ]
     assert offenders == []
+
+
+# The layers, lowest first (docs/architecture.md draws them). A module may import its own
+# layer and those below; the longest matching prefix places a module.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("model", ("evaluator.problem", "evaluator.lazy")),
+    ("sandbox", ("evaluator.sandbox",)),
+    (
+        "records",
+        (
+            "evaluator.formats",
+            "evaluator.summary",
+            "evaluator.lcb",
+            "evaluator.report",
+            "evaluator.data",
+            "evaluator.generate",
+        ),
+    ),
+    ("harness", ("evaluator.harness",)),
+    ("judges", ("evaluator.judges",)),
+    ("runner", ("evaluator.runner",)),
+    ("backends and dataset tools", ("evaluator.backends", "evaluator.datasets")),
+    ("callers", ("evaluator.reward", "evaluator.cli", "evaluator.service")),
+    ("the package's exports", ("evaluator",)),
+]
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in (EVALUATOR, ROOT / "trainer_addon"):
+        for path in package.rglob("*.py"):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _module_imports(name: str, path: Path) -> set[str]:
+    """The project modules ``name`` imports: lazy ones, relative ones and those under
+    ``if TYPE_CHECKING:`` included. ``from pkg import submodule`` depends on the submodule
+    (a package's ``__init__`` runs for any of its submodules anyway)."""
+    base = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                parts = base.split(".")[: len(base.split(".")) - node.level + 1]
+                module = ".".join([*parts, *([module] if module else [])])
+            subs = {f"{module}.{alias.name}" for alias in node.names}
+            targets.update(subs & MODULES.keys())
+            if subs - MODULES.keys():
+                targets.add(module)
+    return {t for t in targets if t in MODULES and t != name}
+
+
+GRAPH = {name: _module_imports(name, path) for name, path in MODULES.items()}
+
+
+def _layer(module: str) -> int:
+    best = None
+    for rank, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            inside = module == prefix or module.startswith(prefix + ".")
+            if inside and (best is None or len(prefix) > best[1]):
+                best = (rank, len(prefix))
+    assert best is not None, f"{module} is in no layer: add it to LAYERS"
+    return best[0]
+
+
+def test_every_module_has_a_layer():
+    for module in MODULES:
+        if module.startswith("evaluator"):
+            _layer(module)
+
+
+def test_no_import_runs_up_a_layer():
+    offenders = [
+        f"{module} ({LAYERS[_layer(module)][0]}) imports {target} ({LAYERS[_layer(target)][0]})"
+        for module, targets in GRAPH.items()
+        if module.startswith("evaluator")
+        for target in sorted(targets)
+        if target.startswith("evaluator") and _layer(target) > _layer(module)
+    ]
+    assert offenders == []
+
+
+def test_no_modules_import_each_other():
+    """No cycle of any length among the project's modules (Tarjan's strongly connected
+    components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in GRAPH[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(GRAPH):
+        if node not in index:
+            visit(node)
+    assert cycles == []
+
+
+def test_the_cycle_check_sees_type_checking_imports(tmp_path):
+    path = tmp_path / "mod.py"
+    path.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from evaluator.runner import run\n"
+    )
+    assert _module_imports("evaluator.runner.grading", path) == {"evaluator.runner.run"}
 
 
 def test_importing_the_evaluator_does_not_import_torch():

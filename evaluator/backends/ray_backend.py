@@ -183,14 +183,6 @@ class GradingActor:
 # -- the driver --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _PoolView:
-    """Stands in for ``Grader.pool`` (the CLI sizes its window with ``pool.size``)."""
-
-    size: int
-    info: dict[str, Any]
-
-
 @dataclass(eq=False)
 class _Batch:
     problem: Problem
@@ -219,7 +211,8 @@ class _Slot:
 
 
 class RayGrader:
-    """Grades programs on Ray actors; a drop-in for :class:`~evaluator.runner.Grader`.
+    """Grades programs on Ray actors; a :class:`~evaluator.runner.protocol.ProgramGrader`, as
+    :class:`~evaluator.runner.Grader` is.
 
     ``address``: the cluster (``"auto"``, ``"ray://head:10001"``, ``"10.0.0.1:6379"``); None
     joins the Ray already initialised in this process, else starts a local one (on
@@ -328,8 +321,8 @@ class RayGrader:
                 ray.shutdown()
             raise
         self.actor_info: list[dict[str, Any]] = list(infos)
-        # what code written for Grader reads of its pool: ``pool.size`` and ``pool.info``
-        self.pool = _PoolView(self.workers, dict(infos[0]["sandbox"]) if infos else {})
+        # the first actor's sandbox facts (Landlock ABI, seccomp...), as Grader.pool.info
+        self.sandbox_info: dict[str, Any] = dict(infos[0]["sandbox"]) if infos else {}
 
         self._queue: queue.SimpleQueue[tuple[Problem, str | None, Future[GradeResult]] | None]
         self._queue = queue.SimpleQueue()
@@ -338,7 +331,12 @@ class RayGrader:
         self._thread = threading.Thread(target=self._dispatch, name="ray-grader", daemon=True)
         self._thread.start()
 
-    # -- the Grader interface --------------------------------------------------------------
+    # -- the ProgramGrader interface (evaluator.runner.protocol) ------------------------------
+
+    @property
+    def capacity(self) -> int:
+        """Programs run at once: every actor's fork servers."""
+        return self.workers
 
     @property
     def actors(self) -> list[Any]:

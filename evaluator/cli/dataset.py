@@ -187,6 +187,7 @@ def check(
             floor=floor,
             multiplier=multiplier,
             drop_weak=drop_weak,
+            progress=sys.stderr.isatty(),
         )
     removed = [c for c in checks if c.removed]
     reasons = Counter(c.reasons[0].split(" (")[0].split(":")[0] for c in removed)
@@ -244,7 +245,14 @@ def strength_command(problems, correct, wrong, report, time_limit, workers) -> N
     """Test strength: how often the tests accept CORRECT and reject WRONG solutions."""
     entries = _load(problems)
     with SandboxPool(workers=workers) as pool:
-        data = strength(entries, pool, _samples(correct), _samples(wrong), time_limit=time_limit)
+        data = strength(
+            entries,
+            pool,
+            _samples(correct),
+            _samples(wrong),
+            time_limit=time_limit,
+            progress=sys.stderr.isatty(),
+        )
     if report:
         with open(report, "w") as fh:
             json.dump(data, fh, indent=2)

@@ -10,11 +10,11 @@ from typing import Any
 import click
 
 from evaluator.cli.options import parse_ks
-from evaluator.cli.outputs import json_text
 from evaluator.cli.paths import writable
 from evaluator.cli.tables import print_comparison
 from evaluator.formats import InputError
-from evaluator.results import write_atomic
+from evaluator.runner.outputs import json_text
+from evaluator.runner.results import write_atomic
 
 __all__ = ["compare", "report"]
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from evaluator.runner.run import shown_ids
 from evaluator.summary import GROUP_NAME_CAP
 
 if TYPE_CHECKING:
     from evaluator.report import Comparison
 
-__all__ = ["pct", "print_comparison", "print_table", "shown_ids", "shown_name"]
+__all__ = ["pct", "print_comparison", "print_table", "shown_name"]
 
 
 def shown_name(name: str, limit: int = GROUP_NAME_CAP) -> str:
@@ -105,8 +105,3 @@ def print_comparison(comparison: Comparison) -> None:
         f"interval: paired bootstrap over problems, {comparison.resamples} resamples, seed "
         f"{comparison.seed}, percentile; p: {comparison.test}"
     )
-
-
-def shown_ids(ids: Sequence[str]) -> str:
-    """The first five of ``ids``, quoted, and ``...`` when there are more."""
-    return ", ".join(map(repr, ids[:5])) + (" ..." if len(ids) > 5 else "")

@@ -20,12 +20,12 @@ import json
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evaluator.formats import Samples, extract_code
 from evaluator.problem import Harness, Problem, Verdict
-from evaluator.runner import GradeOptions, Grader, GradeResult
+from evaluator.runner import GradeOptions, Grader, GradeResult, grade_all
 from evaluator.sandbox import Isolation, SandboxPool
 
 from .records import Entry, program_for
@@ -156,8 +156,10 @@ def check_entries(
     floor: float = DEFAULT_FLOOR,
     multiplier: float = DEFAULT_MULTIPLIER,
     drop_weak: bool = False,
+    progress: bool = False,
 ) -> list[ProblemCheck]:
-    """Check every entry (see the module docstring); results in input order."""
+    """Check every entry (see the module docstring); results in input order. ``progress``
+    shows a bar on stderr for the reference runs and then the known-wrong ones."""
     checks = [ProblemCheck(entry.id) for entry in entries]
     ref_items: list[tuple[int, Problem, str]] = []
     wrong_items: list[tuple[int, Problem, str]] = []
@@ -193,10 +195,10 @@ def check_entries(
     ref_options = GradeOptions(time_limit=time_limit, isolation=Isolation.TEST)
     wrong_options = GradeOptions(time_limit=time_limit, early_exit=True)
     with Grader(ref_options, pool=pool) as ref_grader, Grader(wrong_options, pool=pool) as grader:
-        ref_futures = [ref_grader.submit(_no_limit(p), c) for _, p, c in ref_items]
-        wrong_futures = [grader.submit(p, c) for _, p, c in wrong_items]
-        ref_results = [f.result() for f in ref_futures]
-        wrong_results = [f.result() for f in wrong_futures]
+        ref_results = grade_all(
+            ref_grader, [(_no_limit(p), c) for _, p, c in ref_items], progress=progress
+        )
+        wrong_results = grade_all(grader, [(p, c) for _, p, c in wrong_items], progress=progress)
 
     failures: dict[int, list[str]] = {}
     for (index, _, _), result in zip(ref_items, ref_results, strict=True):
@@ -237,21 +239,7 @@ def check_entries(
 
 def _no_limit(problem: Problem) -> Problem:
     """The problem without its own time limit, so references are measured, not cut off."""
-    if problem.time_limit is None:
-        return problem
-    return Problem(
-        problem.id,
-        problem.harness,
-        problem.tests,
-        problem.func_name,
-        problem.judge,
-        None,
-        problem.memory_limit,
-        problem.prompt,
-        problem.test_code,
-        problem.entry_point,
-        problem.metadata,
-    )
+    return problem if problem.time_limit is None else replace(problem, time_limit=None)
 
 
 # --- test strength -----------------------------------------------------------------------------
@@ -264,6 +252,7 @@ def strength(
     wrong: dict[str, Samples],
     *,
     time_limit: float = 6.0,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """How well each problem's tests separate ``correct`` from ``wrong`` solutions.
 
@@ -283,7 +272,7 @@ def strength(
             for index, code in enumerate(sample_programs(problem, source.get(problem.id))):
                 items.append((problem.id, is_correct, index, problem, code))
     with Grader(options, pool=pool) as grader:
-        results = grader.grade_many([(p, c) for *_, p, c in items])
+        results = grade_all(grader, [(p, c) for *_, p, c in items], progress=progress)
     per: dict[str, dict[str, Any]] = {}
     caught_by: Counter[str] = Counter()
     escaped: list[dict[str, Any]] = []

@@ -305,6 +305,11 @@ class Grader:
         self._lock = threading.Lock()
 
     @property
+    def capacity(self) -> int:
+        """Programs run at once: the pool's fork servers."""
+        return self.pool.size
+
+    @property
     def checker_pool(self) -> SandboxPool:
         """Where python checkers run: the given pool, or a one-worker pool started on first use."""
         with self._lock:

@@ -52,9 +52,8 @@ _BOOT = (
 def _server_path() -> str:
     import site
 
-    import evaluator
-
-    root = os.path.dirname(os.path.dirname(os.path.abspath(evaluator.__file__)))
+    # the folder holding the ``evaluator`` package: three levels above this file
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     dirs = [root, *site.getsitepackages()]
     user = site.getusersitepackages()
     if site.ENABLE_USER_SITE and os.path.isdir(user):

@@ -16,7 +16,9 @@ from evaluator.cli.tables import print_table
 from evaluator.formats import write_lcb_results
 from evaluator.formats.records import dumps_json
 from evaluator.problem import Harness, Problem, TestCase, Verdict
-from evaluator.results import (
+from evaluator.runner import GradeResult
+from evaluator.runner.grading import TestResult, clean_message
+from evaluator.runner.results import (
     Journal,
     problem_fingerprint,
     program_key,
@@ -24,8 +26,6 @@ from evaluator.results import (
     result_from_dict,
     write_jsonl_atomic,
 )
-from evaluator.runner import GradeResult
-from evaluator.runner.grading import TestResult, clean_message
 from evaluator.summary import group_name
 
 MESSAGES = st.one_of(ANY_TEXT, st.just("\x00" * 400), st.just("\ud800" * 400))

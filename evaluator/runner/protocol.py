@@ -1,0 +1,54 @@
+"""What the run asks of a grader: :class:`ProgramGrader`, implemented by this machine's
+:class:`~evaluator.runner.Grader` and by :class:`~evaluator.backends.ray_backend.RayGrader`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from evaluator.problem import Problem
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from evaluator.runner.grading import GradeOptions, GradeResult
+
+__all__ = ["ProgramGrader"]
+
+
+@runtime_checkable
+class ProgramGrader(Protocol):
+    """Grades programs against problems; a context manager that closes what it started."""
+
+    options: GradeOptions
+
+    @property
+    def capacity(self) -> int:
+        """How many programs it runs at once (callers size their queues by it)."""
+        ...
+
+    def submit(self, problem: Problem, code: str | None) -> Future[GradeResult]:
+        """Start grading one program (``code`` None: the answer held no code); never blocks
+        for long. The future raises only when the grading machinery itself failed."""
+        ...
+
+    def grade(self, problem: Problem, code: str | None) -> GradeResult:
+        """Grade one program and wait for its result."""
+        ...
+
+    def grade_many(
+        self,
+        items: Iterable[tuple[Problem, str | None]],
+        progress: Callable[[GradeResult], None] | None = None,
+    ) -> list[GradeResult]:
+        """Grade in parallel; results in input order; ``progress`` per finished result."""
+        ...
+
+    def close(self) -> None:
+        """Finish what was submitted and stop what this grader started."""
+        ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...

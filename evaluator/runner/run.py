@@ -1,0 +1,416 @@
+"""A grading run as a library object: samples planned into programs, the resume journal,
+grading in parallel with progress, and the summary of the end.
+
+The CLI (``grade``, ``demo``, ``lcb``) is this object plus options and messages. Everything
+the run has to tell its user (unknown sample ids, stale journal entries) goes through the
+``say`` callable it is given, one line at a time; what stops it is a :class:`RunError`,
+whose text is that one line. The caller owns the process: signals, exit statuses, where
+lines are printed.
+
+>>> from evaluator.runner import GradeOptions, Grader
+>>> run = GradingRun(problems, "samples.jsonl", GradeOptions())      # doctest: +SKIP
+>>> with Grader() as grader:                                          # doctest: +SKIP
+...     run.grade(grader)
+>>> run.finish(label="my model").summary["pass@1"]                     # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from evaluator import lcb as lcb_data
+from evaluator.formats import (
+    BadProblem,
+    InputError,
+    Samples,
+    extract_code,
+    read_records,
+    read_samples,
+    sample_format,
+)
+from evaluator.harness import assertion
+from evaluator.problem import Harness, Problem, Verdict
+from evaluator.runner.grading import GradeOptions, GradeResult
+from evaluator.runner.outputs import Finished, Item, RunError, per_problem
+from evaluator.runner.protocol import ProgramGrader
+from evaluator.runner.results import (
+    Journal,
+    JournalError,
+    journal_path,
+    problem_fingerprint,
+    program_key,
+    read_journal,
+    result_from_dict,
+)
+from evaluator.summary import summarize
+
+__all__ = ["GradingRun", "RunError", "grade_all", "grader_version", "shown_ids"]
+
+
+def grader_version() -> str:
+    """This grader's version, as installed (``unknown`` when run from a bare source tree)."""
+    try:
+        return version("microcoder")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def shown_ids(ids: Sequence[str]) -> str:
+    """The first five of ``ids``, quoted, and ``...`` when there are more."""
+    return ", ".join(map(repr, ids[:5])) + (" ..." if len(ids) > 5 else "")
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+class GradingRun:
+    """One grading run of the samples in ``samples_path`` against ``problems``.
+
+    Building it reads the samples and plans one :class:`Item` per sample (a problem
+    ``bad_problems`` names is graded as ERROR without running). Then, in order:
+    :meth:`open_journal` (optional, to keep and resume progress), :meth:`grade` with any
+    :class:`ProgramGrader`, :meth:`finish` for the rows and the summary.
+    """
+
+    def __init__(
+        self,
+        problems: Sequence[Problem],
+        samples_path: str,
+        options: GradeOptions,
+        *,
+        ks: Sequence[int] = (1,),
+        seed: int = 0,
+        profile: str = "default",
+        selection: lcb_data.Selection | None = None,
+        bad_problems: Sequence[BadProblem] = (),
+        say: Callable[[str], None] = _stderr,
+    ) -> None:
+        self.samples_path = samples_path
+        self.options = options
+        self.ks = list(ks)
+        self.seed = seed
+        self.selection = selection
+        self.bad_problems = list(bad_problems)
+        self.say = say
+        try:
+            self.samples = read_samples(samples_path)
+            self.kind = _samples_kind(samples_path)
+        except InputError as exc:
+            raise RunError(str(exc)) from None
+        for skipped in bad_problems:
+            say(f"warning: skipped a bad problem: {skipped.error}")
+        self._broken = {b.problem_id: b for b in bad_problems if b.problem_id is not None}
+        everything = [*problems, *_placeholders(bad_problems, self.samples)]
+        self.problems = {p.id: p for p in everything}
+        self.graded = [p for p in everything if p.id in self.samples]
+        self.unknown, self.outside = self._check_ids()
+        self.missing = len(everything) - len(self.graded)
+        if self.missing:
+            say(f"warning: {self.missing} problem(s) have no samples and are not graded")
+        if not self.graded:
+            raise RunError(f"{samples_path}: no samples for any selected problem")
+        self.items = self._plan()
+        self.results: list[GradeResult | None] = [None] * len(self.items)
+        self.journal: Journal | None = None
+        self.resumed = 0
+        self.journal_options = {
+            "time_limit": options.time_limit,
+            "memory_limit": options.memory_limit,
+            "judge": options.judge,
+            "isolation": options.isolation.value,
+            "environment": options.environment,
+            "profile": profile,
+            "early_exit": options.early_exit,
+        }
+
+    # --- planning -------------------------------------------------------------------------------
+
+    def _check_ids(self) -> tuple[list[str], list[str]]:
+        """Sample ids of no loaded problem: unknown ones (warned) and those the selection
+        left out on purpose (noted)."""
+        excluded = self.selection.excluded if self.selection is not None else set()
+        stray = [pid for pid in self.samples if pid not in self.problems]
+        unknown = [pid for pid in stray if pid not in excluded]
+        outside = [pid for pid in stray if pid in excluded]
+        if unknown:
+            self.say(
+                f"warning: {self.samples_path}: samples for {len(unknown)} unknown problem(s)"
+                f"{_loaded_from(self.selection)}: {shown_ids(unknown)}"
+            )
+        if outside:
+            self.say(
+                f"note: samples for {len(outside)} problem(s) outside the selected "
+                f"release/filters are not graded: {shown_ids(outside)}"
+            )
+        return unknown, outside
+
+    def _plan(self) -> list[Item]:
+        items: list[Item] = []
+        for problem in self.graded:
+            fingerprint = problem_fingerprint(problem)
+            samples = self.samples[problem.id]
+            for index, text in enumerate(samples.codes):
+                program = _program(problem, samples, text)
+                items.append(Item(problem, index, text, program, program_key(fingerprint, program)))
+        return items
+
+    # --- the journal ----------------------------------------------------------------------------
+
+    def open_journal(self, output: str, *, resume: bool, quiet: bool = False) -> None:
+        """Keep every result in ``output``'s journal as it arrives. A journal already there
+        is an earlier, unfinished run: with ``resume`` its results that still match their
+        problem and program are taken, otherwise it is a :class:`RunError`."""
+        path = journal_path(output)
+        try:
+            if not path.exists():
+                if resume and not quiet:
+                    self.say(f"note: no journal {path} to resume from; grading everything")
+                self.journal = Journal(path, self.journal_options, keep_bytes=None)
+                return
+            if not resume:
+                raise RunError(
+                    f"{path} holds results of an earlier, unfinished run: rerun with --resume "
+                    "to grade only the rest, or delete it to start over"
+                )
+            keep = self._resume_from(path, quiet)
+            self.journal = Journal(path, self.journal_options, keep_bytes=keep)
+        except OSError as exc:
+            where = exc.filename or path
+            raise RunError(f"{where}: cannot open: {exc.strerror or exc}") from None
+
+    def _resume_from(self, path: Any, quiet: bool) -> int:
+        try:
+            entries, keep = read_journal(path, self.journal_options)
+        except JournalError as exc:
+            raise RunError(str(exc)) from None
+        except OSError as exc:
+            raise RunError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        stale = 0
+        for position, item in enumerate(self.items):
+            entry = entries.get((item.problem.id, item.index))
+            if entry is None:
+                continue
+            key, data = entry
+            if key != item.key:
+                stale += 1
+                continue
+            try:
+                self.results[position] = result_from_dict(data, item.problem.id)
+            except (KeyError, TypeError, ValueError):
+                stale += 1
+        self.resumed = sum(r is not None for r in self.results)
+        if stale and not quiet:
+            self.say(
+                f"note: {stale} journaled result(s) no longer match their problem or program "
+                "and are graded again"
+            )
+        return keep
+
+    # --- grading --------------------------------------------------------------------------------
+
+    def pending(self, *, by_problem: bool = False) -> list[int]:
+        """Positions of the items still to grade, shuffled by the seed (a problem's slow
+        programs spread over the run); ``by_problem`` keeps a problem's programs together
+        (the Ray backend batches them per problem)."""
+        todo = [i for i, r in enumerate(self.results) if r is None]
+        random.Random(self.seed).shuffle(todo)
+        if by_problem:
+            todo.sort(key=lambda i: self.items[i].problem.id)
+        return todo
+
+    def grade(
+        self, grader: ProgramGrader, *, progress: bool = True, by_problem: bool = False
+    ) -> None:
+        """Grade every item not graded yet, journaling each result. An interruption
+        (``KeyboardInterrupt``) or a failure of the machinery propagates; what finished is in
+        :attr:`results` and the journal (see :meth:`stop_message`)."""
+        for position, item in enumerate(self.items):  # undecodable problems: nothing runs
+            if self.results[position] is None and item.problem.id in self._broken:
+                error = str(self._broken[item.problem.id].error)
+                self.results[position] = GradeResult(item.problem.id, Verdict.ERROR, message=error)
+        todo = self.pending(by_problem=by_problem)
+        initial = Counter(str(r.verdict) for r in self.results if r is not None)
+
+        def record(position: int, result: GradeResult) -> None:
+            item = self.items[position]
+            self.results[position] = result
+            if self.journal is not None:
+                self.journal.record(item.problem.id, item.index, item.key, result)
+
+        jobs = [(self.items[i].problem, self.items[i].program) for i in todo]
+        grade_all(
+            grader,
+            jobs,
+            on_result=lambda n, result: record(todo[n], result),
+            progress=progress,
+            total=len(self.items),
+            counts=initial,
+        )
+
+    def stop_message(self, reason: str, output: str | None) -> str:
+        """One line: why the run stopped, how much was graded and kept, and how to go on."""
+        total = len(self.results)
+        journal = self.journal
+        if journal is not None:
+            journal.close()  # results finishing from now on are not kept
+        # What the journal holds: results that finished after it was closed are not kept.
+        kept = self.resumed + journal.written if journal is not None else None
+        done = kept if kept is not None else sum(r is not None for r in self.results)
+        if output:
+            return (
+                f"{reason}: {done} of {total} programs graded, kept in {journal_path(output)}; "
+                f"no result was written. Rerun the same command with --resume to grade the "
+                f"other {total - done}."
+            )
+        return (
+            f"{reason}: {done} of {total} programs graded; nothing was written "
+            "(give --output to keep progress across interruptions)."
+        )
+
+    # --- the end ---------------------------------------------------------------------------------
+
+    def finish(self, label: str) -> Finished:
+        """The finished run: eval_all rows and the summary (every item must be graded)."""
+        if any(r is None for r in self.results):
+            raise RuntimeError("finish() before every program was graded")
+        final: list[GradeResult] = self.results  # type: ignore[assignment]
+        sizes = [len(self.samples[p.id].codes) for p in self.graded]
+        rows = per_problem(self.graded, self.samples, self.items, sizes, final)
+        summary = summarize(rows, self.ks)
+        summary.update(
+            problems_without_samples=self.missing,
+            unknown_sample_ids=self.unknown,
+            samples_outside_selection=len(self.outside),
+            samples_format=self.kind,
+            seed=self.seed,
+            resumed=self.resumed,
+            options=self.journal_options,
+            grader_version=grader_version(),
+        )
+        if self.bad_problems:
+            summary["bad_problems"] = [
+                {"id": b.problem_id, "samples": len(self.samples[b.problem_id].codes)
+                 if b.problem_id in self.samples else 0, "error": str(b.error)}
+                for b in self.bad_problems
+            ]  # fmt: skip
+        if self.selection is not None:
+            summary["selection"] = self.selection.describe()
+        return Finished(
+            self.kind, self.samples_path, self.problems, self.items, final, rows, summary, label
+        )
+
+
+def grade_all(
+    grader: ProgramGrader,
+    jobs: Iterable[tuple[Problem, str | None]],
+    *,
+    on_result: Callable[[int, GradeResult], None] | None = None,
+    progress: bool = True,
+    total: int | None = None,
+    counts: Counter[str] | None = None,
+    unit: str = "prog",
+) -> list[GradeResult]:
+    """Grade ``jobs`` in parallel over ``grader``, with a progress bar on stderr counting
+    verdicts; results in input order. ``on_result(n, result)`` is called for the n-th job
+    as it finishes (from a grader thread, one call at a time).
+
+    At most two programs per worker are queued at a time, so an interruption only waits for
+    those (a closing pool finishes what it was given). The first exception a result raises
+    (the machinery failed) stops submitting and is raised here once the queued ones end.
+    """
+    from tqdm import tqdm
+
+    jobs = list(jobs)
+    results: list[GradeResult | None] = [None] * len(jobs)
+    counts = Counter(counts or {})
+    lock = threading.Condition()
+    window = threading.Semaphore(max(2, 2 * grader.capacity))
+    state: dict[str, Any] = {"finished": 0, "error": None}
+    total = len(jobs) if total is None else total
+    bar = tqdm(
+        total=total,
+        initial=total - len(jobs),
+        unit=unit,
+        disable=not progress,
+        file=sys.stderr,
+        dynamic_ncols=True,
+    )
+
+    def done(n: int, future: Future[GradeResult]) -> None:
+        try:
+            result = future.result()
+            with lock:
+                results[n] = result
+                if on_result is not None:
+                    on_result(n, result)
+                counts[str(result.verdict)] += 1
+                bar.set_postfix_str(" ".join(f"{v}={counts[v]}" for v in counts), refresh=False)
+                bar.update()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
+            with lock:
+                state["error"] = state["error"] or exc
+        finally:
+            window.release()
+            with lock:
+                state["finished"] += 1
+                lock.notify_all()
+
+    with bar:
+        submitted = 0
+        for n, (problem, program) in enumerate(jobs):
+            while not window.acquire(timeout=0.5):
+                pass
+            if state["error"] is not None:
+                window.release()
+                break
+            future = grader.submit(problem, program)
+            submitted += 1
+            future.add_done_callback(lambda f, n=n: done(n, f))
+        with lock:
+            while state["finished"] < submitted:
+                lock.wait(timeout=0.5)
+    if state["error"] is not None:
+        raise state["error"]
+    return results  # type: ignore[return-value]
+
+
+def _placeholders(bad: Sequence[BadProblem], samples: dict[str, Samples]) -> list[Problem]:
+    """Problems standing in for the undecodable ones whose samples are graded as ERROR."""
+    return [
+        Problem(b.problem_id, Harness.STDIN, [], metadata=dict(b.metadata))
+        for b in bad
+        if b.problem_id is not None and b.problem_id in samples
+    ]
+
+
+def _loaded_from(selection: lcb_data.Selection | None) -> str:
+    """Where unknown samples' problems are not: ``(not in the files of release_v6)``."""
+    if selection is None or selection.release is None or selection.by_window:
+        return ""
+    return f" (not in the files of {selection.release.tag})"
+
+
+def _samples_kind(path: str) -> str | None:
+    """The samples file's format, from its first record (None for an empty file)."""
+    for _, record in read_records(path):
+        return sample_format(record)
+    return None
+
+
+def _program(problem: Problem, samples: Samples, text: str) -> str | None:
+    """What runs for one sample: its code (extracted from a raw answer), wrapped for
+    assertion problems; None when the answer holds no code."""
+    code = extract_code(text) if samples.raw else text
+    if code is None:
+        return None
+    if problem.harness is Harness.ASSERTION:
+        return assertion.program(problem, code, samples.continues_prompt)
+    return code
