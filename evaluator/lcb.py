@@ -42,8 +42,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from evaluator.formats import InputError, problem_from_lcb, read_records
-from evaluator.formats.errors import BadProblem, keep_bad, position_unit
+from evaluator.formats import InputError, problem_from_lcb, read_problem_files
+from evaluator.formats.errors import BadProblem
 from evaluator.problem import Problem
 
 __all__ = [
@@ -207,56 +207,21 @@ def _read_lcb(
 ) -> list[Problem]:
     """Problems from LiveCodeBench record files, filtered before their tests are decoded.
     With ``bad``, records that cannot be converted are listed there instead of raised."""
-    problems: list[Problem] = []
-    first_seen: dict[str, tuple[str, int]] = {}
-    for path in paths:
-        unit = position_unit(path)
-        for position, record in read_records(path):
-            if "question_id" not in record:
-                raise InputError(
-                    "not a LiveCodeBench code_generation_lite record (no 'question_id')",
-                    path=path,
-                    line=position,
-                    unit=unit,
-                )
-            qid = record.get("question_id")
 
-            def claim(
-                problem_id: str, path: str = path, position: int = position, unit: str = unit
-            ) -> None:
-                _check_unique(problem_id, first_seen, path, position, unit)
-                first_seen[problem_id] = (path, position)
+    def admit(record: dict[str, Any]) -> bool:
+        if "question_id" not in record:
+            raise InputError("not a LiveCodeBench code_generation_lite record (no 'question_id')")
+        if selection.admits(record):
+            return True
+        if isinstance(record["question_id"], str):
+            selection.excluded.add(record["question_id"])
+        return False
 
-            try:
-                try:
-                    admitted = selection.admits(record)
-                except InputError as exc:
-                    raise exc.located(path=path, line=position) from None
-                if not admitted:
-                    if isinstance(qid, str):
-                        selection.excluded.add(qid)
-                    continue
-                problem = problem_from_lcb(record, path=path, line=position)
-            except InputError as exc:
-                keep_bad(record, exc, bad, claim)
-                continue
-            claim(problem.id)
-            problems.append(problem)
-    selection.excluded -= set(first_seen)
+    problems = read_problem_files(paths, converter=problem_from_lcb, admit=admit, bad=bad)
+    # an id the selection left out in one shard but admitted in another is not "outside"
+    selection.excluded -= {p.id for p in problems}
+    selection.excluded -= {b.problem_id for b in bad or () if b.problem_id is not None}
     return problems
-
-
-def _check_unique(
-    problem_id: str, first_seen: dict[str, tuple[str, int]], path: str, position: int, unit: str
-) -> None:
-    if problem_id in first_seen:
-        where, at = first_seen[problem_id]
-        raise InputError(
-            f"duplicate problem id {problem_id!r} (first at {where}:{at})",
-            path=path,
-            line=position,
-            unit=unit,
-        )
 
 
 _SHARD_SUFFIXES = ("", ".gz")

@@ -422,37 +422,65 @@ def read_problems(path: PathLike, *, bad: list[BadProblem] | None = None) -> lis
     field) is appended there instead and the others are read. The file itself must still
     be readable JSON, of one known format, without duplicate ids.
     """
-    unit = position_unit(path)
+    return read_problem_files([path], bad=bad)
+
+
+def read_problem_files(
+    paths: Iterable[PathLike],
+    *,
+    converter: Callable[..., Problem] | None = None,
+    admit: Callable[[dict[str, Any]], bool] | None = None,
+    bad: list[BadProblem] | None = None,
+) -> list[Problem]:
+    """The problems of several files read as one set: the one loop behind
+    :func:`read_problems` and LiveCodeBench's release shards (:mod:`evaluator.lcb`).
+
+    ``converter`` turns a record into a problem (default: detected from the first record).
+    ``admit`` sees each record before it is converted (its tests undecoded) and may leave it
+    out by returning False; an :class:`InputError` it raises is located like any other. Ids
+    are unique over all the files; ``bad`` as for :func:`read_problems`.
+    """
     problems: list[Problem] = []
-    first_seen: dict[str, int] = {}
-    converter: Callable[..., Problem] | None = None
-    for position, record in read_records(path):
-        if converter is None:
+    first_seen: dict[str, tuple[PathLike, int]] = {}
+    for path in paths:
+        unit = position_unit(path)
+        for position, record in read_records(path):
             try:
-                converter = _problem_converter(record)
+                if converter is None:
+                    converter = _problem_converter(record)
+                if admit is not None and not admit(record):
+                    continue
             except InputError as exc:
-                raise exc.located(path=path, line=position) from None
+                raise exc.located(path=path, line=position, unit=unit) from None
 
-        def claim(problem_id: str, position: int = position) -> None:
-            _check_unique(problem_id, first_seen, path, position, unit)
-            first_seen[problem_id] = position
+            def claim(
+                problem_id: str, path: PathLike = path, position: int = position, unit: str = unit
+            ) -> None:
+                _check_unique(problem_id, first_seen, path, position, unit)
+                first_seen[problem_id] = (path, position)
 
-        try:
-            problem = converter(record, path=path, line=position)
-        except InputError as exc:
-            keep_bad(record, exc, bad, claim)
-            continue
-        claim(problem.id)
-        problems.append(problem)
+            try:
+                problem = converter(record, path=path, line=position)
+            except InputError as exc:
+                keep_bad(record, exc, bad, claim)
+                continue
+            claim(problem.id)
+            problems.append(problem)
     return problems
 
 
 def _check_unique(
-    problem_id: str, first_seen: dict[str, int], path: PathLike, position: int, unit: str
+    problem_id: str,
+    first_seen: dict[str, tuple[PathLike, int]],
+    path: PathLike,
+    position: int,
+    unit: str,
 ) -> None:
     if problem_id in first_seen:
+        where, at = first_seen[problem_id]
+        first = f"{unit} {at}" if where == path else f"{where}:{at}"
         raise InputError(
-            f"duplicate problem id {problem_id!r} (first at {unit} {first_seen[problem_id]})",
+            f"duplicate problem id {problem_id!r} (first at {first})",
             path=path,
             line=position,
             unit=unit,
