@@ -8,16 +8,18 @@ from evaluator.problem import Problem
 from evaluator.sandbox import Isolation, Job, Limits, Mode
 from evaluator.sandbox.environments import Environment
 
+from .job import tests_job
+
 
 def build_job(
     problem: Problem, code: str, limits: Limits, isolation: Isolation, environment: Environment
 ) -> Job:
-    return Job(
-        code=code,
-        inputs=[t.input for t in problem.tests],
-        mode=Mode.STDIN,
-        limits=limits,
-        isolation=isolation,
+    return tests_job(
+        problem,
+        code,
+        limits,
+        isolation,
+        environment,
+        Mode.STDIN,
         preamble=environment.stdin_preamble,
-        environment=environment.overrides(),
     )
