@@ -37,6 +37,18 @@ COLORS = {
 }
 
 
+def _label_bars(ax, bars, values, *, fontsize: int) -> None:
+    """Each bar's value written above it."""
+    for bar, value in zip(bars, values, strict=False):
+        ax.annotate(
+            f"{value:.3g}",
+            (bar.get_x() + bar.get_width() / 2, value),
+            ha="center",
+            va="bottom",
+            fontsize=fontsize,
+        )
+
+
 def _bars(ax, workloads: dict[str, dict], value, ylabel: str, title: str, log: bool = False):
     names = list(workloads)
     strategies = [
@@ -51,14 +63,7 @@ def _bars(ax, workloads: dict[str, dict], value, ylabel: str, title: str, log: b
                 xs.append(i + (j - (len(strategies) - 1) / 2) * width)
                 ys.append(value(row, workloads[name]))
         bars = ax.bar(xs, ys, width, label=strategy, color=COLORS[strategy])
-        for bar, y in zip(bars, ys, strict=False):
-            ax.annotate(
-                f"{y:.3g}",
-                (bar.get_x() + bar.get_width() / 2, y),
-                ha="center",
-                va="bottom",
-                fontsize=7,
-            )
+        _label_bars(ax, bars, ys, fontsize=7)
     labels = [f"{n}\n({w['items']} items, {w['tests']} tests)" for n, w in workloads.items()]
     ax.set_xticks(range(len(names)), labels)
     ax.set_ylabel(ylabel)
@@ -223,14 +228,7 @@ def plot_sandbox_overhead(results: Path) -> list[Path]:
         bars = ax.bar(
             names, values, color=["#1f77b4", "#2ca02c", "#7f7f7f", "#d62728"][: len(names)]
         )
-        for bar, v in zip(bars, values, strict=False):
-            ax.annotate(
-                f"{v:.3g}",
-                (bar.get_x() + bar.get_width() / 2, v),
-                ha="center",
-                va="bottom",
-                fontsize=8,
-            )
+        _label_bars(ax, bars, values, fontsize=8)
         ax.set_yscale("log")
         ax.set_title(label)
         ax.tick_params(axis="x", labelsize=8)

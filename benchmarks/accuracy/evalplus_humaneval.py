@@ -246,23 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         "our_pass": sum(r.passed for r in results),
         "seconds": round(elapsed, 1),
     }
-    print(json.dumps(summary, indent=2))
-    for row in disagreements:
-        print(
-            f"DISAGREE {row['task_id']:<14} {row['model']:<55} ref={row['reference']} "
-            f"ours={row['ours']} {row['message'][:150]!r}"
-        )
-    report = {"summary": summary, "disagreements": disagreements, "rows": rows}
-    if plus_report is not None:
-        _mbpp_module().print_plus_report(plus_report, width=14)
-        report["plus"] = plus_report
     suffix = "" if args.join == "helpers" else f"_{args.join}"
     suffix += "_plus" if args.plus else ""
     out = args.out or os.path.join(HERE, "results", f"evalplus_humaneval{suffix}.json")
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, "w") as handle:
-        json.dump(report, handle, indent=1)
-        handle.write("\n")
+    _mbpp_module().publish(summary, disagreements, rows, plus_report, out, width=14, message=150)
     return 0
 
 

@@ -287,6 +287,39 @@ def plus_summary(rows: list[dict]) -> dict:
     }
 
 
+def publish(
+    summary: dict,
+    disagreements: list[dict],
+    rows: list[dict],
+    plus_report: dict | None,
+    out: str,
+    *,
+    width: int,
+    message: int,
+) -> None:
+    """Print the summary and every disagreement, then write the whole report to ``out``
+    (also used for HumanEval)."""
+    print(json.dumps(summary, indent=2))
+    print_disagreements(disagreements, width=width, message=message)
+    report = {"summary": summary, "disagreements": disagreements, "rows": rows}
+    if plus_report is not None:
+        print_plus_report(plus_report, width=width)
+        report["plus"] = plus_report
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as handle:
+        json.dump(report, handle, indent=1)
+        handle.write("\n")
+
+
+def print_disagreements(rows: list[dict], *, width: int, message: int) -> None:
+    """One line per sample where we and the reference disagree (also used for HumanEval)."""
+    for row in rows:
+        print(
+            f"DISAGREE {row['task_id']:<{width}} {row['model']:<55} ref={row['reference']} "
+            f"ours={row['ours']} {row['message'][:message]!r}"
+        )
+
+
 def print_plus_report(plus_report: dict, width: int) -> None:
     """The plus summary and each plus disagreement, one line each (shared with HumanEval)."""
     print("PLUS", json.dumps(plus_report["summary"]), plus_report["disagreement_causes"])
@@ -403,22 +436,9 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "seconds": round(elapsed, 1),
     }
-    print(json.dumps(summary, indent=2))
-    for row in disagreements:
-        print(
-            f"DISAGREE {row['task_id']:<10} {row['model']:<55} ref={row['reference']} "
-            f"ours={row['ours']} {row['message'][:120]!r}"
-        )
-    report = {"summary": summary, "disagreements": disagreements, "rows": rows}
-    if plus_report is not None:
-        print_plus_report(plus_report, width=10)
-        report["plus"] = plus_report
     default = "evalplus_mbpp_plus.json" if args.plus else "evalplus_mbpp.json"
     out = args.out or os.path.join(HERE, "results", default)
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, "w") as handle:
-        json.dump(report, handle, indent=1)
-        handle.write("\n")
+    publish(summary, disagreements, rows, plus_report, out, width=10, message=120)
     return 0
 
 
