@@ -440,11 +440,41 @@ def read_problem_files(
     out by returning False; an :class:`InputError` it raises is located like any other. Ids
     are unique over all the files; ``bad`` as for :func:`read_problems`.
     """
+    sources = ((path, position_unit(path), read_records(path)) for path in paths)
+    return _problems_from(sources, converter, admit, bad)
+
+
+def problems_from_records(
+    records: Iterable[dict[str, Any]],
+    *,
+    source: str = "request",
+    bad: list[BadProblem] | None = None,
+) -> list[Problem]:
+    """The problems of records already in memory (a service request's body), read exactly
+    as :func:`read_problems` reads a file; errors are located as ``source`` record N."""
+    return _problems_from([(source, "record", enumerate(records, 1))], None, None, bad)
+
+
+_Source = tuple[PathLike, str, Iterable[tuple[int, dict[str, Any]]]]
+
+
+def _problems_from(
+    sources: Iterable[_Source],
+    converter: Callable[..., Problem] | None,
+    admit: Callable[[dict[str, Any]], bool] | None,
+    bad: list[BadProblem] | None,
+) -> list[Problem]:
     problems: list[Problem] = []
     first_seen: dict[str, tuple[PathLike, int]] = {}
-    for path in paths:
-        unit = position_unit(path)
-        for position, record in read_records(path):
+    for path, unit, records in sources:
+        for position, record in records:
+            if not isinstance(record, dict):
+                raise InputError(
+                    f"expected a JSON object, got {describe_type(record)}",
+                    path=path,
+                    line=position,
+                    unit=unit,
+                )
             try:
                 if converter is None:
                     converter = _problem_converter(record)
@@ -460,9 +490,9 @@ def read_problem_files(
                 first_seen[problem_id] = (path, position)
 
             try:
-                problem = converter(record, path=path, line=position)
+                problem = converter(record)
             except InputError as exc:
-                keep_bad(record, exc, bad, claim)
+                keep_bad(record, exc.located(path=path, line=position, unit=unit), bad, claim)
                 continue
             claim(problem.id)
             problems.append(problem)
@@ -493,10 +523,26 @@ def read_samples(path: PathLike) -> dict[str, Samples]:
     The format is detected from the first record. Records of one problem must agree on
     whether they hold raw answers or code.
     """
+    return _group_samples(path, position_unit(path), read_records(path))
+
+
+def samples_from_records(
+    records: Iterable[dict[str, Any]], *, source: str = "request"
+) -> dict[str, Samples]:
+    """:func:`read_samples` of records already in memory; errors located as ``source``
+    record N."""
+    return _group_samples(source, "record", enumerate(records, 1))
+
+
+def _group_samples(
+    path: PathLike, unit: str, records: Iterable[tuple[int, dict[str, Any]]]
+) -> dict[str, Samples]:
     grouped: dict[str, Samples] = {}
     converter: Callable[[dict[str, Any]], Samples] | None = None
-    for position, record in read_records(path):
+    for position, record in records:
         try:
+            if not isinstance(record, dict):
+                raise InputError(f"expected a JSON object, got {describe_type(record)}")
             if converter is None:
                 converter = _sample_converter(record)
             samples = converter(record)
@@ -511,7 +557,7 @@ def read_samples(path: PathLike) -> dict[str, Samples]:
                 )
             known.codes.extend(samples.codes)
         except InputError as exc:
-            raise exc.located(path=path, line=position) from None
+            raise exc.located(path=path, line=position, unit=unit) from None
     return grouped
 
 
