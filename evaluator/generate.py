@@ -12,6 +12,11 @@ The output is LiveCodeBench's samples format, one record per problem::
 
 so ``mcevaluate grade --samples`` reads it directly.
 
+The transformers path is :func:`sample_completions`, a batched sampler that draws as TRL's
+GRPOTrainer does (left-padded batches of each prompt repeated ``n`` times in a row, its
+``GenerationConfig`` fields, every declared EOS a stop): the training add-on's held-out
+evaluation and temperature sweep sample with it too.
+
 torch, transformers and vLLM are imported only inside the generation functions: importing
 this module (or :mod:`evaluator.cli`) stays light.
 """
@@ -19,7 +24,7 @@ this module (or :mod:`evaluator.cli`) stays light.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,12 +36,18 @@ __all__ = [
     "SYSTEM_MESSAGE",
     "GenerationConfig",
     "ModelNotFound",
+    "Progress",
+    "Sampling",
     "build_messages",
+    "decode_completions",
+    "generate_samples",
+    "generation_config",
     "problem_statements",
     "render_prompt",
-    "generate_samples",
-    "sample_records",
     "resolve_model",
+    "sample_completions",
+    "sample_records",
+    "stop_token_ids",
 ]
 
 SYSTEM_MESSAGE = (
@@ -72,6 +83,9 @@ class ModelNotFound(Exception):
 
 @dataclass(slots=True)
 class GenerationConfig:
+    """``mcevaluate generate``'s options: ``n`` answers per problem, ``batch_size`` sequences
+    per call (see :class:`Sampling` for what one transformers call samples with)."""
+
     n: int = 1
     temperature: float = 0.2
     top_p: float = 0.95
@@ -185,9 +199,155 @@ def load_tokenizer(directory: Path, gguf_file: str | None) -> Any:
     return tokenizer
 
 
-# --- generation ----------------------------------------------------------------------------------
+def load_model(directory: Path, gguf_file: str | None) -> Any:
+    """The causal LM, on the GPU in bf16 when there is one, else on the CPU in fp32."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    kwargs: dict[str, Any] = {"dtype": torch.bfloat16 if device == "cuda" else torch.float32}
+    if gguf_file:
+        kwargs["gguf_file"] = gguf_file
+    return AutoModelForCausalLM.from_pretrained(str(directory), **kwargs).to(device)
+
+
+# --- sampling -----------------------------------------------------------------------------------
 
 Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Sampling:
+    """How transformers ``generate`` samples: temperature 0 is greedy decoding.
+
+    The defaults sample the model's own distribution at ``temperature``: no nucleus or top-k
+    cut, no min-p, no repetition penalty (TRL's ``GRPOConfig`` defaults as well).
+    ``generation_kwargs``: more ``GenerationConfig`` fields, over the others (as TRL's).
+    """
+
+    max_new_tokens: int
+    temperature: float = 1.0
+    top_p: float = 1.0
+    top_k: int = 0
+    min_p: float | None = None
+    repetition_penalty: float = 1.0
+    cache_implementation: str | None = None
+    generation_kwargs: Mapping[str, Any] | None = None
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0
+
+
+def stop_token_ids(model: Any, tokenizer: Any) -> list[int]:
+    """Every id that ends a completion: the tokenizer's EOS, then each EOS the model's
+    generation config declares (an end-of-turn token), as TRL's GRPOTrainer stops."""
+    declared = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    declared = [] if declared is None else [declared] if isinstance(declared, int) else declared
+    eos = tokenizer.eos_token_id
+    return list(declared) if eos in declared else [eos, *declared]
+
+
+def generation_config(sampling: Sampling, tokenizer: Any, stop_ids: Sequence[int]) -> Any:
+    """The ``GenerationConfig`` of ``sampling``, built as TRL's GRPOTrainer builds its own (the
+    same fields, then ``generation_kwargs``): a sample drawn here is drawn as training draws
+    one. Passed whole to ``generate``, as TRL passes it, so the model's own generation config
+    fills the same unset fields (min-p, the cache) for both."""
+    from transformers import GenerationConfig as HFGenerationConfig
+
+    settings: dict[str, Any] = {
+        "max_new_tokens": sampling.max_new_tokens,
+        "do_sample": not sampling.greedy,
+        "pad_token_id": tokenizer.pad_token_id,
+        "bos_token_id": tokenizer.bos_token_id,
+        "eos_token_id": list(stop_ids),
+        "repetition_penalty": sampling.repetition_penalty,
+        "cache_implementation": sampling.cache_implementation,
+    }
+    if not sampling.greedy:  # the sampling flags would only draw warnings from greedy decoding
+        settings.update(
+            temperature=sampling.temperature,
+            top_p=sampling.top_p,
+            top_k=sampling.top_k,
+            min_p=sampling.min_p,
+        )
+    settings.update(sampling.generation_kwargs or {})
+    return HFGenerationConfig(**settings, disable_compile=True)
+
+
+def sample_completions(
+    model: Any,
+    tokenizer: Any,
+    prompt_ids: Sequence[Sequence[int]],
+    n: int,
+    sampling: Sampling,
+    *,
+    batch_size: int | None = None,
+    seed: int = 0,
+    bf16: bool = False,
+    progress: Progress | None = None,
+) -> list[list[list[int]]]:
+    """``n`` completions of each prompt (token ids), in prompt order, each cut after its first
+    stop token (kept, as in TRL's completion ids; a completion without one is truncated).
+
+    The jobs are the prompts, each repeated ``n`` times in a row (TRL's generation batch),
+    left-padded into ``generate`` calls of ``batch_size`` sequences (all in one when None),
+    after ``torch.manual_seed(seed)``; ``bf16``: bf16 autocast on the model's device (the
+    trainer's mixed precision). ``progress`` is called with each call's sequence count.
+    """
+    import torch
+
+    stop_ids = stop_token_ids(model, tokenizer)
+    config = generation_config(sampling, tokenizer, stop_ids)
+    jobs = [index for index in range(len(prompt_ids)) for _ in range(n)]
+    step = max(1, batch_size or len(jobs))
+    groups: list[list[list[int]]] = [[] for _ in prompt_ids]
+    model.eval()  # inference: no dropout
+    torch.manual_seed(seed)
+    for start in range(0, len(jobs), step):
+        chunk = jobs[start : start + step]
+        input_ids, mask = _left_padded([prompt_ids[i] for i in chunk], tokenizer.pad_token_id)
+        device = model.device
+        with (
+            torch.no_grad(),
+            torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16),
+        ):
+            output = model.generate(
+                input_ids=input_ids.to(device),
+                attention_mask=mask.to(device),
+                generation_config=config,
+            )
+        new = output[:, input_ids.shape[1] :].tolist()
+        for index, ids in zip(chunk, new, strict=True):
+            groups[index].append(_until_stop(ids, stop_ids))
+        if progress is not None:
+            progress(len(chunk))
+    return groups
+
+
+def _left_padded(rows: Sequence[Sequence[int]], pad_id: int) -> tuple[Any, Any]:
+    """``(input_ids, attention_mask)``: decoder-only, so new tokens follow each prompt."""
+    import torch
+
+    width = max(len(row) for row in rows)
+    ids = [[pad_id] * (width - len(row)) + list(row) for row in rows]
+    mask = [[0] * (width - len(row)) + [1] * len(row) for row in rows]
+    return torch.tensor(ids, dtype=torch.long), torch.tensor(mask, dtype=torch.long)
+
+
+def _until_stop(ids: list[int], stop_ids: Sequence[int]) -> list[int]:
+    for at, token in enumerate(ids):
+        if token in stop_ids:
+            return ids[: at + 1]
+    return ids
+
+
+def decode_completions(tokenizer: Any, groups: Sequence[Sequence[list[int]]]) -> list[list[str]]:
+    """The text of each completion, special tokens (its stop token) left out, as TRL's."""
+    return [tokenizer.batch_decode(list(group), skip_special_tokens=True) for group in groups]
+
+
+# --- generation ----------------------------------------------------------------------------------
 
 
 def generate_samples(
@@ -220,7 +380,8 @@ def generate_samples(
     engine = choose_engine(engine)
     if engine == "vllm":
         return _generate_vllm(directory, gguf, tokenizer, prompts, config, progress)
-    return _generate_transformers(directory, gguf, tokenizer, prompts, config, progress)
+    lm = load_model(directory, gguf)
+    return _generate_transformers(lm, tokenizer, prompts, config, progress)
 
 
 def _generate_vllm(
@@ -253,56 +414,27 @@ def _generate_vllm(
 
 
 def _generate_transformers(
-    directory: Path,
-    gguf: str | None,
-    tokenizer: Any,
-    prompts: list[str],
-    config: GenerationConfig,
-    progress: Progress | None,
+    lm: Any, tokenizer: Any, prompts: list[str], config: GenerationConfig, progress: Progress | None
 ) -> list[list[str]]:
-    import torch
-    from transformers import AutoModelForCausalLM
-
-    device = "cuda" if torch.cuda.is_available() else "cpu"
-    kwargs: dict[str, Any] = {"dtype": torch.bfloat16 if device == "cuda" else torch.float32}
-    if gguf:
-        kwargs["gguf_file"] = gguf
-    lm = AutoModelForCausalLM.from_pretrained(str(directory), **kwargs).to(device)
-    lm.eval()
-    tokenizer.padding_side = "left"  # decoder-only: new tokens follow the prompt directly
-    sampling = config.temperature > 0
-    options: dict[str, Any] = {
-        "max_new_tokens": config.max_tokens,
-        "do_sample": sampling,
-        "pad_token_id": tokenizer.pad_token_id,
-    }
-    if sampling:
-        options.update(temperature=config.temperature, top_p=config.top_p, top_k=0)
-    else:
-        options.update(temperature=None, top_p=None, top_k=None)
-    torch.manual_seed(config.seed)
-    if device == "cuda":
-        torch.cuda.manual_seed_all(config.seed)
-
-    # every (problem, sample) pair once, batched; greedy decoding needs only one per problem
-    runs = 1 if not sampling else config.n
-    jobs = [(i, prompt) for i, prompt in enumerate(prompts) for _ in range(runs)]
-    answers: list[list[str]] = [[] for _ in prompts]
-    batch = max(1, config.batch_size)
-    with torch.inference_mode():
-        for start in range(0, len(jobs), batch):
-            chunk = jobs[start : start + batch]
-            encoded = tokenizer(
-                [p for _, p in chunk], return_tensors="pt", padding=True, add_special_tokens=False
-            ).to(device)
-            output = lm.generate(**encoded, **options)
-            new = output[:, encoded["input_ids"].shape[1] :]
-            texts = tokenizer.batch_decode(new, skip_special_tokens=True)
-            for (index, _), text in zip(chunk, texts, strict=True):
-                answers[index].extend([text] * (config.n if not sampling else 1))
-            if progress is not None:
-                progress(len(chunk) * (config.n if not sampling else 1))
-    return answers
+    sampling = Sampling(
+        max_new_tokens=config.max_tokens, temperature=config.temperature, top_p=config.top_p
+    )
+    # greedy decoding gives one answer per prompt: sample it once and repeat it n times
+    runs = 1 if sampling.greedy else config.n
+    repeat = config.n // runs
+    # the rendered prompt carries its own special tokens (the chat template's)
+    prompt_ids = [tokenizer(p, add_special_tokens=False)["input_ids"] for p in prompts]
+    groups = sample_completions(
+        lm,
+        tokenizer,
+        prompt_ids,
+        runs,
+        sampling,
+        batch_size=config.batch_size,
+        seed=config.seed,
+        progress=None if progress is None else lambda done: progress(done * repeat),
+    )
+    return [texts * repeat for texts in decode_completions(tokenizer, groups)]
 
 
 def sample_records(problems: Sequence[Problem], answers: list[list[str]]) -> list[dict[str, Any]]:

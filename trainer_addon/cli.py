@@ -20,6 +20,13 @@ from .demo import DemoSettings  # noqa: E402  (light: the defaults of `mctrain d
 DEMO = DemoSettings()
 
 
+def _file_option(*names: str, required: bool = False, help: str | None = None) -> Callable:
+    """An option naming a file that must exist (click says so in one line when it does not)."""
+    return click.option(
+        *names, type=click.Path(exists=True, dir_okay=False), required=required, help=help
+    )
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """MicroCoder-GRPO on TRL, with the MicroCoder evaluator as reward."""
@@ -107,12 +114,7 @@ def echo_stage_moves():
 
 @main.command()
 @click.option("--model", "model_path", required=True, help="Model directory, or a .gguf file.")
-@click.option(
-    "--problems",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Problem set in any format mcevaluate reads.",
-)
+@_file_option("--problems", required=True, help="Problem set in any format mcevaluate reads.")
 @click.option("--output", required=True, type=click.Path(file_okay=False), help="Output directory.")
 @click.option("--steps", default=100, show_default=True, help="Optimizer steps.")
 @click.option(
@@ -132,10 +134,8 @@ def echo_stage_moves():
     "rolling diversity falls below --diversity-floor (see trainer_addon/stages.py).",
 )
 @click.option("--diversity-floor", type=float, default=None, help="Floor of the rolling diversity.")
-@click.option(
+@_file_option(
     "--diversity-floor-from",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
     help="sweep.json of `mctrain sweep-temperature`: the floor is 0.9 x the diversity level "
     "measured at the first stage temperature.",
 )
@@ -202,9 +202,11 @@ def train(
 ):
     """Train a model with MicroCoder-GRPO; writes checkpoints, OUTPUT/metrics.jsonl and,
     with --temperature-stages, OUTPUT/temperature_switches.json."""
+    from evaluator import CodeReward
+
     from .config import NO_ACTIVATION_CHECKPOINTING, MicroCoderGRPOConfig
     from .models import load_model_and_tokenizer
-    from .reward import load_problem_dataset, make_reward
+    from .reward import load_problem_dataset
     from .trainer import MetricsJSONLCallback, MicroCoderGRPOTrainer
 
     schedule, floor = temperature_options(
@@ -220,7 +222,7 @@ def train(
     model, tokenizer = load_model_and_tokenizer(model_path)
     dataset = load_problem_dataset(problems, limit=max_problems)
     click.echo(f"{len(dataset)} problems from {problems}", err=True)
-    reward = make_reward(mode=reward_mode, workers=workers)
+    reward = CodeReward(mode=reward_mode, workers=workers)
     config = MicroCoderGRPOConfig(
         output_dir=str(out),
         max_steps=steps,
@@ -263,9 +265,7 @@ def train(
         trainer.save_model(str(out / "final"))
         tokenizer.save_pretrained(str(out / "final"))
     finally:
-        close = getattr(reward, "close", None)
-        if close is not None:
-            close()
+        reward.close()
     if temperature_stages:
         switches = trainer.temperature_switches
         (out / "temperature_switches.json").write_text(json.dumps(switches, indent=2))
@@ -305,10 +305,8 @@ ABOVE_ZERO = click.FloatRange(min=0, min_open=True)
 )
 @_demo_option("--temperature-stages", None, "Diversity-triggered stages; '' for --temperature.")
 @_demo_option("--diversity-floor", float)
-@click.option(
+@_file_option(
     "--diversity-floor-from",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
     help="Take the floor from a sweep.json of `mctrain sweep-temperature`.",
 )
 @_demo_option("--diversity-window", POSITIVE)
@@ -324,17 +322,13 @@ ABOVE_ZERO = click.FloatRange(min=0, min_open=True)
 @click.option("--bf16/--no-bf16", default=DEMO.bf16, show_default=True, help="bf16 autocast.")
 @_demo_option("--seed", int)
 @_demo_option("--workers", POSITIVE, "Sandbox workers for the reward [default: CPU cores].")
-@click.option(
+@_file_option(
     "--problems",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
     help="Candidate problems [default: the bundled trainer_addon/data/demo_problems.jsonl].",
 )
-@click.option(
+@_file_option(
     "--split",
     "split_path",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
     help="Training/held-out split [default: the committed trainer_addon/data/demo_split.json].",
 )
 @click.option(
@@ -394,7 +388,7 @@ def demo(
 
 @main.command("sweep-temperature")
 @click.option("--model", "model_path", required=True, help="Model directory, or a .gguf file.")
-@click.option("--problems", required=True, type=click.Path(exists=True, dir_okay=False))
+@_file_option("--problems", required=True)
 @click.option("--output", required=True, type=click.Path(file_okay=False))
 @click.option("--temperatures", default="0.6,0.8,1.0,1.2,1.4,1.6,1.8", show_default=True)
 @click.option("--prompts", "num_prompts", default=16, show_default=True, help="Problems to sample.")

@@ -11,10 +11,11 @@ held-out pass@1 measured again, with a paired bootstrap interval over held-out p
 The committed split (``data/demo_split.json``, with the base model's measured pass rates)
 is used by default; ``--reselect`` samples the base model again and writes a new one.
 
-Held-out pass@1 is sampled exactly as training samples (same prompts, temperature, top-p/k,
-length limit, the same reward deciding what passes): ``samples`` answers per problem at the
-evaluation temperature, the same seed before and after training (common random numbers:
-the paired difference is less noisy).
+Held-out pass@1 is sampled exactly as training samples (:mod:`trainer_addon.sampling`: the
+same prompts, chat template, generation settings and length limit, left-padded batches; the
+same reward, :class:`evaluator.CodeReward`, deciding what passes): ``samples`` answers per
+problem at the evaluation temperature, the same seed before and after training (common
+random numbers: the paired difference is less noisy).
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .demo_results import describe, mean_rate, plot_training, read_metrics, summarize
+
+if TYPE_CHECKING:
+    from evaluator import CodeReward
 
 DATA = Path(__file__).resolve().parent / "data"
 DEMO_PROBLEMS = DATA / "demo_problems.jsonl"
@@ -101,58 +105,39 @@ def sample_answers(
     seed: int = 0,
     bf16: bool = False,
 ) -> list[list[str]]:
-    """``samples`` sampled answers (text up to EOS) per chat prompt, TRL's way: left-padded
-    batches, top-p 1, no top-k, ``max_new_tokens`` at most. A progress bar on a terminal."""
+    """``samples`` answers per chat prompt, sampled as the trainer samples a group
+    (:mod:`trainer_addon.sampling`), ``batch_size`` sequences per ``generate`` call; the text
+    of each, as the reward reads it. A progress bar on a terminal."""
     import sys
 
-    import torch
     from tqdm import tqdm
 
-    jobs = [
-        (i, ids) for i, p in enumerate(prompts) for ids in [_prompt_ids(tokenizer, p)] * samples
-    ]
-    answers: list[list[str]] = [[] for _ in prompts]
-    pad = tokenizer.pad_token_id
-    eos = tokenizer.eos_token_id
-    model.eval()
-    torch.manual_seed(seed)
+    from evaluator.generate import decode_completions, sample_completions
+
+    from .sampling import chat_prompt_ids, trainer_sampling
+
+    prompt_ids = chat_prompt_ids(tokenizer, prompts)
+    sampling = trainer_sampling(temperature, max_new_tokens)
     # disable=None: a bar only on a terminal, nothing in a log file
-    bar = tqdm(total=len(jobs), unit="sample", disable=None, file=sys.stderr, leave=False)
-    for start in range(0, len(jobs), batch_size):
-        chunk = jobs[start : start + batch_size]
-        width = max(len(ids) for _, ids in chunk)
-        input_ids = torch.tensor([[pad] * (width - len(ids)) + ids for _, ids in chunk])
-        mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for _, ids in chunk])
-        with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
-            out = model.generate(
-                input_ids=input_ids,
-                attention_mask=mask,
-                do_sample=True,
-                temperature=temperature,
-                top_p=1.0,
-                top_k=0,
-                max_new_tokens=max_new_tokens,
-                pad_token_id=pad,
-                eos_token_id=eos,
-            )
-        for (index, _), ids in zip(chunk, out[:, width:].tolist(), strict=True):
-            if eos in ids:
-                ids = ids[: ids.index(eos)]
-            answers[index].append(tokenizer.decode(ids, skip_special_tokens=True))
-        bar.update(len(chunk))
-    bar.close()
-    return answers
-
-
-def _prompt_ids(tokenizer: Any, messages: list[dict[str, str]]) -> list[int]:
-    ids = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
-    if isinstance(ids, dict) or hasattr(ids, "keys"):  # a BatchEncoding
-        ids = ids["input_ids"]
-    return list(ids)
+    with tqdm(
+        total=len(prompts) * samples, unit="sample", disable=None, file=sys.stderr, leave=False
+    ) as bar:
+        groups = sample_completions(
+            model,
+            tokenizer,
+            prompt_ids,
+            samples,
+            sampling,
+            batch_size=batch_size,
+            seed=seed,
+            bf16=bf16,
+            progress=bar.update,
+        )
+    return decode_completions(tokenizer, groups)
 
 
 def grade_answers(
-    reward: Any, rows: Sequence[dict], answers: Sequence[list[str]]
+    reward: CodeReward, rows: Sequence[dict], answers: Sequence[list[str]]
 ) -> list[list[bool]]:
     """Whether each answer passes, by the training reward itself: 1.0 is every test passed,
     in both modes (binary: 1 or 0; fraction: the share of tests passed)."""
@@ -194,7 +179,7 @@ def pass_rates_of(
     model: Any,
     tokenizer: Any,
     rows: Sequence[dict],
-    reward: Any,
+    reward: CodeReward,
     settings: DemoSettings,
     samples: int,
     answers_path: Path | None = None,
@@ -215,8 +200,7 @@ def pass_rates_of(
     )
     graded = grade_answers(reward, rows, answers)
     if answers_path is not None:
-        verdicts = getattr(reward, "last_verdicts", None)
-        write_answers(answers_path, phase, rows, answers, graded, verdicts)
+        write_answers(answers_path, phase, rows, answers, graded, reward.last_verdicts)
     return {row["question_id"]: g for row, g in zip(rows, graded, strict=True)}
 
 
@@ -270,7 +254,7 @@ def split_problems(
 def select_split(
     model: Any,
     tokenizer: Any,
-    reward: Any,
+    reward: CodeReward,
     settings: DemoSettings,
     problems_path: Path,
     output: Path,
@@ -368,8 +352,9 @@ def run_demo(
 ) -> dict[str, Any]:
     """The whole demo; writes ``output``/{metrics.jsonl, training.png, summary.json, split.json,
     train_problems.jsonl, heldout_answers.jsonl} and returns the summary."""
+    from evaluator import CodeReward
+
     from .models import load_model_and_tokenizer
-    from .reward import make_reward
 
     output.mkdir(parents=True, exist_ok=True)
     rows = {row["question_id"]: row for row in problem_rows(problems_path)}
@@ -378,8 +363,7 @@ def run_demo(
     echo(f"loading {model_path}")
     model, tokenizer = load_model_and_tokenizer(model_path)
     timer.lap("load")
-    reward = make_reward(mode=settings.reward_mode, workers=settings.workers)
-    try:
+    with CodeReward(mode=settings.reward_mode, workers=settings.workers) as reward:
         if split is None:
             split = select_split(model, tokenizer, reward, settings, problems_path, output, echo)
             timer.lap("select")
@@ -408,13 +392,17 @@ def run_demo(
             trained_model, tokenizer, eval_rows, reward, settings, samples, answers_path, "trained"
         )
         timer.lap("eval_trained")
-    finally:
-        close = getattr(reward, "close", None)
-        if close is not None:
-            close()
     records = read_metrics(output / "metrics.jsonl")
     summary = summarize(
-        model_path, settings, split, base, trained, records, trainer.temperature_switches, timer
+        model_path,
+        settings=asdict(settings),
+        heldout_temperature=settings.sampling_temperature,
+        split=split,
+        base=base,
+        trained=trained,
+        records=records,
+        switches=trainer.temperature_switches,
+        phases=timer.phases,
     )
     (output / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     plot_training(records, summary, output / "training.png")
@@ -426,7 +414,7 @@ def train(
     model: Any,
     tokenizer: Any,
     rows: Sequence[dict],
-    reward: Any,
+    reward: CodeReward,
     settings: DemoSettings,
     output: Path,
     echo: Echo,

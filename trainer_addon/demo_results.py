@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .demo import DemoSettings, Timer
+from typing import Any
 
 
 def read_metrics(path: Path) -> list[dict]:
@@ -72,23 +68,28 @@ def compare(base: dict[str, list[bool]], trained: dict[str, list[bool]]) -> dict
 
 def summarize(
     model_path: str,
-    settings: DemoSettings,
+    *,
+    settings: dict[str, Any],
+    heldout_temperature: float,
     split: dict[str, Any],
     base: dict[str, list[bool]],
     trained: dict[str, list[bool]],
     records: Sequence[dict],
     switches: list[dict],
-    timer: Timer,
+    phases: dict[str, float],
 ) -> dict[str, Any]:
+    """``summary.json``: the run's settings (plain data: results depend on no demo type), the
+    held-out comparison at ``heldout_temperature`` and where the time went (``phases``: wall
+    seconds by phase)."""
     return {
         "model": Path(model_path).name,
-        "settings": asdict(settings),
+        "settings": settings,
         "train_problems": split["train"],
-        "heldout": {**compare(base, trained), "temperature": settings.sampling_temperature},
+        "heldout": {**compare(base, trained), "temperature": heldout_temperature},
         "temperature_switches": switches,
         "steps": len(records),
         "seconds_per_step": step_times(records),
-        "wall_seconds": {**timer.phases, "total": round(sum(timer.phases.values()), 1)},
+        "wall_seconds": {**phases, "total": round(sum(phases.values()), 1)},
     }
 
 

@@ -2,7 +2,10 @@
 
 Procedure: the prompts are split into ``rounds`` consecutive batches; in each round, for each
 candidate temperature T, ``k`` completions are sampled per prompt and the group diversity
-(distinct-n-gram ratio, :mod:`trainer_addon.diversity`) is measured. Per temperature:
+(distinct-n-gram ratio, :mod:`trainer_addon.diversity`) is measured. A round is sampled as
+the trainer samples a step's batch (:mod:`trainer_addon.sampling`: one left-padded batch of
+each prompt k times, its generation settings), so the levels are the ones training logs as
+``microcoder/diversity``. Per temperature:
 
 * ``level`` = mean diversity over all groups;
 * ``trend`` = least-squares slope of the per-round mean diversity against the round index;
@@ -19,9 +22,14 @@ the most exploration that still converges. When none is stable, the one with the
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from evaluator.generate import sample_completions
 
 from .diversity import distinct_ngram_ratio
+from .sampling import Conversation, chat_prompt_ids, trainer_sampling
 
 
 @dataclass
@@ -90,37 +98,19 @@ def recommend(stats: list[TemperatureStats]) -> tuple[float, bool]:
 
 
 def sample_groups(
-    model, tokenizer, prompts, temperature: float, k: int, max_new_tokens: int, seed: int
-):
-    """k sampled completions (token ids, up to EOS) for each chat prompt."""
-    import torch
-
-    torch.manual_seed(seed)
-    groups = []
-    eos = tokenizer.eos_token_id
-    for messages in prompts:
-        enc = tokenizer.apply_chat_template(
-            messages, add_generation_prompt=True, return_tensors="pt", return_dict=True
-        )
-        with torch.no_grad():
-            out = model.generate(
-                **enc,
-                do_sample=True,
-                temperature=temperature,
-                top_p=1.0,
-                top_k=0,
-                max_new_tokens=max_new_tokens,
-                num_return_sequences=k,
-                pad_token_id=tokenizer.pad_token_id,
-            )
-        completions = out[:, enc["input_ids"].shape[1] :].tolist()
-        group = []
-        for ids in completions:
-            if eos in ids:
-                ids = ids[: ids.index(eos) + 1]
-            group.append(ids)
-        groups.append(group)
-    return groups
+    model: Any,
+    tokenizer: Any,
+    prompts: Sequence[Conversation],
+    temperature: float,
+    k: int,
+    max_new_tokens: int,
+    seed: int,
+) -> list[list[list[int]]]:
+    """k sampled completions (token ids, up to and with the first stop) of each chat prompt,
+    in one batch as the trainer samples one: the ids its diversity is measured on."""
+    prompt_ids = chat_prompt_ids(tokenizer, prompts)
+    sampling = trainer_sampling(temperature, max_new_tokens)
+    return sample_completions(model, tokenizer, prompt_ids, k, sampling, seed=seed)
 
 
 def run_sweep(
@@ -136,7 +126,6 @@ def run_sweep(
     progress=None,
     **criterion,
 ) -> tuple[list[TemperatureStats], float, bool]:
-    model.eval()
     per_round = max(1, len(prompts) // max(rounds, 1))
     batches = [prompts[i * per_round : (i + 1) * per_round] for i in range(max(rounds, 1))]
     batches = [b for b in batches if b]

@@ -296,8 +296,8 @@ def test_bundled_references_pass_and_known_wrong_answers_fail():
     """Every bundled problem's reference solution passes its tests in the sandbox, and answers
     the trained model gave that are wrong fail: a held-out pass the audit of
     heldout_answers.jsonl found (distinct evens counted) needed one more test."""
+    from evaluator import CodeReward
     from trainer_addon.demo import problem_rows
-    from trainer_addon.reward import make_reward
 
     rows = {row["question_id"]: row for row in problem_rows(DEMO_PROBLEMS)}
     records = [json.loads(line) for line in DEMO_PROBLEMS.read_text().splitlines()]
@@ -308,7 +308,7 @@ def test_bundled_references_pass_and_known_wrong_answers_fail():
     }
     answers = [(r["question_id"], r["reference_solution"]) for r in records]
     answers += list(wrong.items())
-    reward = make_reward(mode="binary", workers=2)
+    reward = CodeReward(mode="binary", workers=2)
     try:
         scores = reward(
             completions=[

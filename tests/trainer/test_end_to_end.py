@@ -74,10 +74,13 @@ def test_train_tiny_model(tiny_model_dir, easy_problems_file, tmp_path):
 
 
 def test_real_evaluator_reward(easy_problems_file):
-    from trainer_addon.reward import EvaluatorReward, load_problem_dataset
+    """The add-on's reward is the evaluator's, reading the add-on's problem_json column; its
+    verdicts are what the trainer masks on."""
+    from evaluator import CodeReward
+    from trainer_addon.reward import load_problem_dataset
 
     dataset = load_problem_dataset(easy_problems_file)
-    reward = EvaluatorReward(workers=1)
+    reward = CodeReward(workers=1)
     try:
         pj = [dataset[0]["problem_json"]] * 3
         completions = [
