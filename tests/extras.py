@@ -23,11 +23,18 @@ NEEDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ray": ("ray", ("ray",)),
     "trainer": ("train", ("torch", "trl", "transformers", "peft", "gguf", "matplotlib")),
     "cli/test_generate.py": ("train", ("torch", "transformers")),
+    "service": ("serve", ("uvicorn", "starlette", "sandbox_fusion")),
+    "service/test_verl_sandbox_fusion.py": (
+        "serve and verl",
+        ("uvicorn", "starlette", "sandbox_fusion", "verl", "omegaconf"),
+    ),
 }
 INSTALL = {
     "train and verl": 'pip install -e ".[train,verl]" and pip install --no-deps verl==0.9.1',
     "ray": 'pip install -e ".[ray]"',
     "train": 'pip install -e ".[train]"',
+    "serve": 'pip install -e ".[dev,serve]"',
+    "serve and verl": 'pip install -e ".[dev,serve,verl]" and pip install --no-deps verl==0.9.1',
 }
 
 

@@ -9,6 +9,7 @@ One module per command group, so that a command's code is in one place:
 * :mod:`.generate`: ``generate`` (samples from a local model);
 * :mod:`.dataset`: ``dataset convert|check|strength|filter``;
 * :mod:`.report`: ``report`` (a run as one HTML page) and ``compare`` (two runs, paired);
+* :mod:`.serve`: ``serve`` (the grader as an HTTP service, :mod:`evaluator.service`);
 * :mod:`.tables`: the tables printed on the terminal.
 
 Examples::
@@ -29,6 +30,7 @@ from evaluator.cli.dataset import dataset
 from evaluator.cli.generate import generate
 from evaluator.cli.grading import demo, grade, lcb
 from evaluator.cli.report import compare, report
+from evaluator.cli.serve import serve
 
 __all__ = ["main"]
 
@@ -41,6 +43,7 @@ Examples:
   mcevaluate lcb --samples samples.jsonl --release v6 -o results.json
   mcevaluate report results.json -o report.html
   mcevaluate compare a.json b.json -o compare.html
+  mcevaluate serve --port 8080
   mcevaluate grade --help
 """
 
@@ -51,5 +54,5 @@ def main() -> None:
     pass
 
 
-for _command in (grade, demo, generate, lcb, dataset, report, compare):
+for _command in (grade, demo, generate, lcb, dataset, report, compare, serve):
     main.add_command(_command)

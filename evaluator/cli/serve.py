@@ -1,0 +1,70 @@
+"""``mcevaluate serve``: the grader as an HTTP service (:mod:`evaluator.service`)."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["serve"]
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Sandbox fork servers (default: one per core).",
+)
+@click.option(
+    "--token",
+    envvar="MCEVALUATE_TOKEN",
+    default=None,
+    help="Bearer token every client must send (env MCEVALUATE_TOKEN); required to bind an "
+    "address other than loopback.",
+)
+@click.option(
+    "--max-body",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Largest request body in MB (default 64); a larger one is answered 413.",
+)
+@click.option(
+    "--max-queue",
+    type=click.IntRange(min=0),
+    default=512,
+    show_default=True,
+    help="Requests waiting for a turn before more are answered 503.",
+)
+@click.option(
+    "--profile", default="default", show_default=True, help="Sandbox profile (name or path)."
+)
+def serve(host, port, workers, token, max_body, max_queue, profile) -> None:
+    """Serve the grader over HTTP: SandboxFusion's /run_code and /submit, our batch /grade,
+    /health. Stops on SIGTERM after the requests in flight finish.
+
+    \b
+    Examples:
+      mcevaluate serve
+      mcevaluate serve --port 8080 --workers 8
+      MCEVALUATE_TOKEN=secret mcevaluate serve --host 0.0.0.0
+    verl: reward.sandbox_fusion.url=http://127.0.0.1:8080/run_code
+    """
+    try:
+        from evaluator.service import DEFAULT_MAX_BODY, Settings
+        from evaluator.service import serve as run_server
+    except ImportError as exc:
+        raise click.ClickException(
+            f'serve needs uvicorn and Starlette: pip install "microcoder[serve]" ({exc})'
+        ) from None
+    settings = Settings(
+        workers=workers,
+        token=token or None,
+        max_body=max_body << 20 if max_body else DEFAULT_MAX_BODY,
+        max_waiting=max_queue,
+        profile=profile,
+    )
+    try:
+        run_server(settings, host=host, port=port)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None

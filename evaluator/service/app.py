@@ -1,0 +1,294 @@
+"""The ASGI application behind ``mcevaluate serve`` (Starlette, served by uvicorn).
+
+One :class:`Service` holds the server's state: a warm sandbox pool, started with the
+application and closed after the last request drains, and the :class:`~.gate.Gate` that
+bounds how many requests grade at once. Every endpoint but ``/health`` and ``/v1/ping`` asks
+for the bearer token when one is set. A request that cannot be served gets a 4xx with
+``{"error": "<one line>"}``; a full queue gets 503 with ``Retry-After``; each request is
+logged in one line at info level.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from evaluator.formats import extract_code
+from evaluator.problem import Verdict
+from evaluator.runner import GradeOptions, Grader, GradeResult, TestResult
+from evaluator.runner.run import grader_version
+from evaluator.sandbox import SandboxPool
+
+from . import batch, sandbox_fusion
+from .errors import BadRequest, Busy
+from .gate import Gate
+
+__all__ = ["DEFAULT_MAX_BODY", "Service", "Settings", "create_app"]
+
+log = logging.getLogger("mcevaluate.serve")
+
+DEFAULT_MAX_BODY = 64 << 20  # bytes: a large RL batch fits; a runaway client does not
+SUBMIT_TIMEOUT = 20.0  # seconds per test: SandboxFusion's default for interpreted languages
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the server runs. ``max_running``: requests graded at once (default: four per
+    worker); ``max_waiting``: requests queued beyond those before a 503."""
+
+    workers: int | None = None
+    token: str | None = None
+    max_body: int = DEFAULT_MAX_BODY
+    max_running: int | None = None
+    max_waiting: int = 512
+    memory_limit: int = 1024  # MB, for a /run_code that gives none
+    profile: str = "default"
+
+
+class Service:
+    """The server's state: one warm pool for every request, and the gate."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pool: SandboxPool | None = None
+        self.gate: Gate | None = None
+
+    async def start(self) -> None:
+        settings = self.settings
+        self.pool = await asyncio.to_thread(
+            SandboxPool, workers=settings.workers, profile=settings.profile
+        )
+        running = settings.max_running or 4 * self.pool.size
+        self.gate = Gate(running, settings.max_waiting)
+        log.info("sandbox pool ready: %d workers, %d requests at once", self.pool.size, running)
+
+    async def stop(self) -> None:
+        if self.pool is not None:
+            await asyncio.to_thread(self.pool.close)
+            log.info("sandbox pool closed")
+
+    def grader(self, options: GradeOptions) -> Grader:
+        assert self.pool is not None
+        return Grader(options, pool=self.pool)
+
+
+# --- plumbing: token, body, JSON, errors, the log line --------------------------------------------
+
+
+def _json(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    data = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    return Response(data, status_code=status, media_type="application/json", headers=headers)
+
+
+def _error(status: int, line: str, headers: dict[str, str] | None = None) -> Response:
+    return _json({"error": line}, status, headers)
+
+
+async def _body(request: Request, limit: int) -> Any:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise _TooLarge(int(declared), limit)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _TooLarge(size, limit)
+        chunks.append(chunk)
+    try:
+        return orjson.loads(b"".join(chunks))
+    except orjson.JSONDecodeError as exc:
+        raise BadRequest(f"malformed JSON: {exc}") from None
+
+
+class _TooLarge(Exception):
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"request body over {limit} bytes (--max-body); got at least {size}")
+
+
+def _authorised(request: Request, token: str | None) -> bool:
+    if token is None:
+        return True
+    given = request.headers.get("authorization", "")
+    scheme, _, value = given.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(value.strip(), token)
+
+
+Handler = Callable[[Service, Any], Awaitable[tuple[Any, str]]]
+
+
+def _endpoint(service: Service, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """``handler(service, body) -> (response, what)`` behind the token, the body limit and the
+    gate; ``what`` ends the request's log line."""
+
+    async def endpoint(request: Request) -> Response:
+        started = time.perf_counter()
+        status, what = 500, ""
+        try:
+            if not _authorised(request, service.settings.token):
+                status, what = 401, "bad or missing bearer token"
+                return _error(401, what, {"WWW-Authenticate": "Bearer"})
+            body = await _body(request, service.settings.max_body)
+            assert service.gate is not None
+            async with service.gate.turn():
+                answer, what = await handler(service, body)
+            status = 200
+            return _json(answer)
+        except BadRequest as exc:
+            status, what = 400, str(exc)
+            return _error(400, what)
+        except _TooLarge as exc:
+            status, what = 413, str(exc)
+            return _error(413, what)
+        except Busy as exc:
+            status, what = 503, str(exc)
+            return _error(503, what, {"Retry-After": "1"})
+        except Exception as exc:  # noqa: BLE001 - the server answers the next request
+            log.exception("internal error")
+            status, what = 500, f"internal error: {type(exc).__name__}: {exc}"
+            return _error(500, what)
+        finally:
+            took = time.perf_counter() - started
+            log.info("%s %s %d %.3fs %s", request.method, request.url.path, status, took, what)
+
+    return endpoint
+
+
+# --- endpoints ---------------------------------------------------------------------------------
+
+
+async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
+    request = sandbox_fusion.parse_run_code(body)
+    if request.language not in sandbox_fusion.SUPPORTED:
+        return sandbox_fusion.unsupported_language(request.language), "SandboxError"
+    assert service.pool is not None
+    job = request.job(service.settings.memory_limit)
+    result = await asyncio.wrap_future(service.pool.submit(job))
+    answer = sandbox_fusion.run_code_response(result.runs[0])
+    return answer, answer["status"]
+
+
+async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
+    request, config = sandbox_fusion.parse_submit(body)
+    code = extract_code(request.completion)
+    evaluation: dict[str, Any] = {
+        "id": request.id,
+        "accepted": False,
+        "extracted_code": code or "",
+        "full_code": code,
+        "test_code": None,
+        "tests": [],
+        "extracted_type": "fenced" if code is not None else "empty",
+        "extra": None,
+    }
+    if config["language"] not in sandbox_fusion.SUPPORTED or code is None:
+        return evaluation, "not run"
+    problem = request.problem
+    options = GradeOptions(
+        time_limit=problem.time_limit or SUBMIT_TIMEOUT,
+        memory_limit=service.settings.memory_limit,
+        early_exit=not (config.get("extra") or {}).get("run_all_cases", False),
+    )
+    with service.grader(options) as grader:
+        result: GradeResult = await asyncio.wrap_future(grader.submit(problem, code))
+    ran = [
+        (test, outcome)
+        for test, outcome in zip(problem.tests, result.tests, strict=False)
+        if outcome.verdict is not Verdict.SKIPPED
+    ]
+    evaluation["accepted"] = result.passed
+    evaluation["tests"] = [_eval_test_case(test, outcome) for test, outcome in ran]
+    return evaluation, str(result.verdict)
+
+
+def _eval_test_case(test: Any, outcome: TestResult) -> dict[str, Any]:
+    """SandboxFusion's ``EvalTestCase`` from one of our test results."""
+    finished = outcome.verdict not in (Verdict.TLE, Verdict.ERROR)
+    code = {Verdict.AC: 0, Verdict.WA: 0, Verdict.RE: 1}.get(outcome.verdict, -9)
+    status = "Success" if outcome.verdict in (Verdict.AC, Verdict.WA) else "Failed"
+    if outcome.verdict is Verdict.ERROR:
+        status = "SandboxError"
+    run = {
+        "status": "Finished" if finished else "TimeLimitExceeded",
+        "execution_time": round(outcome.wall_time, 6),
+        "cpu_time": round(outcome.cpu_time, 6),
+        "return_code": code if finished else None,
+        "stdout": outcome.stdout,
+        "stderr": outcome.stderr,
+    }
+    return {
+        "passed": outcome.verdict is Verdict.AC,
+        "exec_info": {
+            "status": status,
+            "message": outcome.message if outcome.verdict is Verdict.ERROR else "",
+            "compile_result": None,
+            "run_result": run,
+            "executor_pod_name": None,
+            "files": {},
+        },
+        "test_info": {
+            "input": {"stdin": test.input[:1000]},
+            "output": {"stdout": test.output[:1000]},
+            "verdict": str(outcome.verdict),
+        },
+    }
+
+
+async def grade(service: Service, body: Any) -> tuple[dict[str, Any], str]:
+    run, notes = batch.plan(body)
+    with service.grader(run.options) as grader:
+        answer = await asyncio.to_thread(batch.grade_batch, run, notes, grader)
+    summary = answer["summary"]
+    return answer, f"{summary.get('samples', 0)} samples, pass@1 {summary.get('pass@1')}"
+
+
+async def health(request: Request) -> Response:
+    service: Service = request.app.state.service
+    gate = service.gate
+    return _json(
+        {
+            "status": "ok" if service.pool is not None else "starting",
+            "version": grader_version(),
+            "workers": service.pool.size if service.pool is not None else 0,
+            "running": gate.running if gate else 0,
+            "waiting": gate.waiting if gate else 0,
+        }
+    )
+
+
+async def ping(request: Request) -> Response:
+    return PlainTextResponse("pong")  # SandboxFusion's liveness probe
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The application; its pool starts with the server (lifespan) and closes after it."""
+    service = Service(settings or Settings())
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    routes = [
+        Route("/health", health, methods=["GET"]),
+        Route("/v1/ping", ping, methods=["GET"]),
+        Route("/run_code", _endpoint(service, run_code), methods=["POST"]),
+        Route("/submit", _endpoint(service, submit), methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.service = service
+    return app

@@ -1,0 +1,107 @@
+"""SandboxFusion's own PyPI client (``sandbox-fusion``) against ``mcevaluate serve``: every
+kind of run, with the fields the client and verl read."""
+
+from __future__ import annotations
+
+import pytest
+from sandbox_fusion import RunCodeRequest, RunStatus, SummaryMapping, run_code
+from sandbox_fusion.client import summary_run_code_result
+
+MAPPING = SummaryMapping(
+    Success="ok", Failed="failed", RunFailed="run failed", RunTimeout="run timeout"
+)
+
+
+def _run(server, code: str, stdin: str = "", timeout: float = 5):
+    request = RunCodeRequest(code=code, stdin=stdin, language="python", run_timeout=timeout)
+    return run_code(request, endpoint=server.url, max_attempts=1, client_timeout=60)
+
+
+def test_right_output(server):
+    response = _run(server, "print(sum(map(int, input().split())))", "2 3\n")
+    assert response.status == RunStatus.Success
+    result = response.run_result
+    assert (result.status, result.return_code, result.stdout, result.stderr) == (
+        "Finished",
+        0,
+        "5\n",
+        "",
+    )
+    assert 0 < result.execution_time < 5
+    assert summary_run_code_result(response, MAPPING) == "ok"
+
+
+def test_wrong_output_is_still_a_successful_run(server):
+    response = _run(server, "print(int(input()) * 2)", "21\n")
+    assert response.status == RunStatus.Success
+    assert response.run_result.stdout == "42\n"  # the client compares; the run succeeded
+
+
+def test_an_exception_is_a_failed_run_with_its_traceback(server):
+    response = _run(server, "input()\nraise KeyError('boom')", "x\n")
+    assert response.status == RunStatus.Failed
+    assert response.run_result.status == "Finished"
+    assert response.run_result.return_code == 1  # as `python3 solution.py` exits
+    assert response.run_result.stderr.splitlines()[-1] == "KeyError: 'boom'"
+    assert summary_run_code_result(response, MAPPING) == "run failed"
+
+
+def test_an_exit_status_is_kept(server):
+    response = _run(server, "import sys\nprint('partial')\nsys.exit(3)")
+    assert response.status == RunStatus.Failed
+    assert (response.run_result.return_code, response.run_result.stdout) == (3, "partial\n")
+
+
+def test_a_timeout(server):
+    response = _run(server, "while True:\n    pass\n", timeout=1)
+    assert response.status == RunStatus.Failed
+    assert response.run_result.status == "TimeLimitExceeded"
+    assert 0.9 < response.run_result.execution_time < 5
+    assert summary_run_code_result(response, MAPPING) == "run timeout"
+
+
+def test_a_sleeping_program_times_out_by_the_wall_clock(server):
+    response = _run(server, "import time\ntime.sleep(30)", timeout=1)
+    assert response.run_result.status == "TimeLimitExceeded"
+    assert response.run_result.execution_time < 5
+
+
+def test_memory_over_the_limit(server):
+    # memory_limit_MB is verl's field (the client's model has none): sent as JSON here
+    import requests
+
+    body = {
+        "code": "x = bytearray(600 << 20)\nprint(len(x))",
+        "language": "python",
+        "memory_limit_MB": 256,
+        "run_timeout": 10,
+    }
+    answer = requests.post(f"{server.url}/run_code", json=body, timeout=60).json()
+    assert answer["status"] == "Failed"
+    assert answer["run_result"]["status"] == "Finished"
+    assert answer["run_result"]["return_code"] != 0
+    assert answer["run_result"]["stdout"] == ""
+
+
+def test_memory_within_the_limit(server):
+    response = _run(server, "x = bytearray(100 << 20)\nprint(len(x))")
+    assert response.status == RunStatus.Success
+    assert response.run_result.stdout == f"{100 << 20}\n"
+
+
+def test_an_output_flood_is_stopped(server):
+    response = _run(server, "while True:\n    print('x' * 1000)\n", timeout=5)
+    assert response.status == RunStatus.Failed
+    result = response.run_result
+    assert result.status == "Finished" and result.return_code == -9
+    assert 0 < len(result.stdout) <= 65 << 20 and set(result.stdout) <= {"x", "\n"}
+
+
+@pytest.mark.parametrize("language", ["cpp", "java"])
+def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
+    import requests
+
+    body = {"code": "int main(){}", "language": language}
+    answer = requests.post(f"{server.url}/run_code", json=body, timeout=60).json()
+    assert answer["status"] == "SandboxError"
+    assert "not supported" in answer["message"] and answer["run_result"] is None
