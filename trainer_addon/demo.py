@@ -221,8 +221,7 @@ def split_problems(
     group's advantages are all 0). The kept problems are ordered by a seeded hash and every
     other one at the ``eval_fraction`` rate is held out, stratified by pass rate (sorted by
     rate first) so both halves span easy and hard."""
-    from evaluator.datasets.filter import filter_entries
-    from evaluator.datasets.records import read_entries
+    from evaluator.datasets import filter_entries, read_entries
 
     results = [{"question_id": qid, "graded_list": g} for qid, g in graded.items()]
     kept, dropped = filter_entries(read_entries(problems_path), results=results)
@@ -302,7 +301,7 @@ def problem_rows(problems_path: str | Path) -> list[dict]:
 def write_training_problems(problems_path: str | Path, ids: Sequence[str], path: Path) -> None:
     """The training problems' records, as read, in ``ids``' order: what ``mctrain
     sweep-temperature --problems`` measures a diversity floor on."""
-    from evaluator.datasets.records import read_entries, write_records
+    from evaluator.datasets import read_entries, write_records
 
     by_id = {entry.id: entry.record for entry in read_entries(problems_path)}
     write_records(path, [by_id[q] for q in ids])
