@@ -73,3 +73,34 @@ def test_verls_score_equals_ours(server, fraction_reward, name, truth, code):
         assert verl_compute_score("apps", completion, json.dumps(truth)) == theirs
     if name.endswith("partly"):
         assert 0 < theirs < 1  # the case does what its name says
+
+
+def test_verls_config_line_and_its_default_route(server):
+    """README's config line is verl's schema (``reward.sandbox_fusion.url``), and verl's
+    default compute_score routes a ``codecontests`` sample to the server with it."""
+    from pathlib import Path
+
+    import verl
+    from omegaconf import OmegaConf
+    from verl.utils.reward_score import default_compute_score
+    from verl.workers.config import SandboxFusionConfig
+
+    url = f"{server.url}/run_code"
+    schema = OmegaConf.load(Path(verl.__file__).parent / "trainer/config/reward/reward.yaml")
+    config = OmegaConf.merge(
+        OmegaConf.create({"reward": schema}),
+        OmegaConf.from_dotlist([f"reward.sandbox_fusion.url={url}"]),
+    )
+    section = config.reward.sandbox_fusion
+    assert section._target_ == "verl.workers.config.SandboxFusionConfig"
+    assert SandboxFusionConfig(url=section.url).url == url
+    right = fence("a, b = map(int, input().split())\nprint(a + b)")
+    score = default_compute_score(
+        "codecontests",
+        right,
+        json.dumps(STDIN_TRUTH),
+        sandbox_fusion_url=section.url,
+        concurrent_semaphore=threading.Semaphore(section.max_concurrent),
+        memory_limit_mb=section.memory_limit_mb,
+    )
+    assert score == 1.0
