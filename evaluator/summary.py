@@ -15,7 +15,16 @@ from typing import Any
 from evaluator.formats import pass_at_k
 from evaluator.problem import Verdict
 
-__all__ = ["GROUP_NAME_CAP", "group_name", "grouped", "pass_rates", "summarize"]
+__all__ = [
+    "GROUP_NAME_CAP",
+    "group_name",
+    "grouped",
+    "k_warnings",
+    "limit_counts",
+    "pass_rates",
+    "pct",
+    "summarize",
+]
 
 GROUP_NAME_CAP = 40  # characters of a difficulty or platform name in the summary
 _VERDICT_ORDER = [str(v) for v in Verdict]
@@ -29,6 +38,12 @@ def group_name(value: Any) -> str:
         return "unknown"
     text = value if isinstance(value, str) else json.dumps(value, default=str)
     return text.strip()[:GROUP_NAME_CAP] or "unknown"
+
+
+def pct(value: float | None) -> str:
+    """A percentage as every table and page shows it: ``43.8%`` (one decimal), ``-`` for
+    none. One format everywhere, so a number reads the same in the terminal and the report."""
+    return "-" if value is None else f"{value:.1f}%"
 
 
 def pass_rates(graded: Sequence[Sequence[bool]], ks: Sequence[int]) -> dict[str, float | None]:
@@ -62,12 +77,49 @@ def _group_rates(rows: list[Mapping[str, Any]], field: str, ks: Sequence[int]) -
     }
 
 
+def limit_counts(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The limits the problems ran with: one ``{"time_limit", "memory_limit", "problems"}``
+    per distinct pair, most problems first (rows without limits are left out)."""
+    pairs = Counter(
+        (row["time_limit"], row["memory_limit"])
+        for row in rows
+        if row.get("time_limit") is not None and row.get("memory_limit") is not None
+    )
+    return [
+        {"time_limit": time, "memory_limit": memory, "problems": count}
+        for (time, memory), count in sorted(pairs.items(), key=lambda item: (-item[1], item[0]))
+    ]
+
+
+def k_warnings(sizes: Sequence[int], ks: Sequence[int]) -> list[str]:
+    """One line per k that the samples cannot fully serve: none of the problems (whose sample
+    counts are ``sizes``) has k samples (pass@k is not computed), or some have fewer (they
+    are left out of its mean)."""
+    lines = []
+    most = max(sizes, default=0)
+    for k in ks:
+        short = sum(size < k for size in sizes)
+        if not short:
+            continue
+        if short == len(sizes):
+            lines.append(
+                f"--k {k}: no problem has {k} samples (the most is {most}): pass@{k} is not "
+                "computed"
+            )
+        else:
+            lines.append(
+                f"--k {k}: {short} of {len(sizes)} problems have fewer than {k} samples and "
+                f"are left out of pass@{k}"
+            )
+    return lines
+
+
 def summarize(rows: list[Mapping[str, Any]], ks: Sequence[int]) -> dict[str, Any]:
     """The summary of per-problem result rows: problem and sample counts, pass@k overall, by
-    difficulty and by platform, and the verdict counts (in :class:`Verdict` order, zeros
-    left out)."""
+    difficulty and by platform, the verdict counts (in :class:`Verdict` order, zeros left
+    out) and, when the rows carry them, the limits the problems ran with."""
     verdicts = Counter(str(d["verdict"]) for row in rows for d in row["details"])
-    return {
+    summary = {
         "problems": len(rows),
         "samples": sum(len(row["details"]) for row in rows),
         **pass_rates([row["graded_list"] for row in rows], ks),
@@ -75,3 +127,7 @@ def summarize(rows: list[Mapping[str, Any]], ks: Sequence[int]) -> dict[str, Any
         "by_platform": _group_rates(rows, "platform", ks),
         "verdicts": {v: verdicts[v] for v in _VERDICT_ORDER if verdicts[v]},
     }
+    limits = limit_counts(rows)
+    if limits:
+        summary["limits"] = limits
+    return summary

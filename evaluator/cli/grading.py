@@ -52,7 +52,7 @@ def grade(problems: str, samples: str, **options: Any) -> None:
         loaded = read_problems(problems, bad=bad)
     except InputError as exc:
         raise click.ClickException(str(exc)) from None
-    run(loaded, samples, bad_problems=bad or [], **options)
+    run(loaded, samples, bad_problems=bad or [], problem_files=[problems], **options)
 
 
 @click.command()
@@ -80,7 +80,7 @@ def demo(**options: Any) -> None:
         loaded = read_problems(DEMO_PROBLEMS)
     except InputError as exc:  # pragma: no cover - bundled data
         raise click.ClickException(str(exc)) from None
-    run(loaded, str(DEMO_SAMPLES), **options)
+    run(loaded, str(DEMO_SAMPLES), problem_files=[str(DEMO_PROBLEMS)], **options)
 
 
 def _release(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
@@ -199,7 +199,15 @@ def lcb(
         )
     if not problems and not bad:
         raise click.ClickException("no problem of the dataset matches the selection")
-    run(problems, samples, selection=selection, bad_problems=bad or [], **options)
+    sources = [str(source) for source in selection.sources]
+    run(
+        problems,
+        samples,
+        selection=selection,
+        bad_problems=bad or [],
+        problem_files=sources,
+        **options,
+    )
 
 
 def _default(early_exit: bool | None, default: bool) -> bool:

@@ -46,6 +46,12 @@ def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "offline (replaced if it exists; `mcevaluate report` makes one from OUTPUT later).",
         ),
         click.option(
+            "--label",
+            default=None,
+            help="What to call the run (the model's name): the report's title and the "
+            "summary's provenance [default: OUTPUT, else the samples file's name].",
+        ),
+        click.option(
             "--resume",
             is_flag=True,
             help="Continue an interrupted run: reuse OUTPUT.partial.jsonl, grade only the rest, "

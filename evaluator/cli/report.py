@@ -32,6 +32,14 @@ def _load(path: str, summary: str | None) -> Any:
         raise click.ClickException(str(exc)) from None
 
 
+def _warn_ks(run: Any, ks: list[int]) -> None:
+    """A warning line on stderr for each k the run's samples cannot serve."""
+    from evaluator.summary import k_warnings
+
+    for line in k_warnings([len(p.samples) for p in run.problems], ks):
+        click.echo(f"warning: {line}", err=True)
+
+
 def _write_page(path: str, html: str) -> int:
     """Write a page atomically; its size in bytes."""
     data = html.encode("utf-8")
@@ -60,8 +68,10 @@ def _size(count: int) -> str:
     "summary_path",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="The run's --summary file: adds its options and provenance (release or date "
-    "window, grader version, isolation, limits, seed) and marks the limits on the plots.",
+    help="The run's --summary file: adds its provenance (label, date, command line, input "
+    "files and their hashes, versions) and options (release or date window, isolation, "
+    "judge, seed). The limits each problem ran with are in RESULTS' rows; for older "
+    "results, the summary's limits are marked on the plots.",
 )
 @click.option(
     "--k",
@@ -70,14 +80,23 @@ def _size(count: int) -> str:
     help="Comma-separated k values for pass@k [default: the summary's, else 1 (and 10 when "
     "every problem has 10 samples)].",
 )
-def report(results: str, output: str | None, summary_path: str | None, ks: str | None) -> None:
+@click.option(
+    "--label",
+    default=None,
+    help="What to call the run (the model's name) [default: the summary's --label, else RESULTS].",
+)
+def report(
+    results: str, output: str | None, summary_path: str | None, ks: str | None, label: str | None
+) -> None:
     """Write RESULTS (what grade, lcb or demo wrote to --output) as one HTML page.
 
-    The page works offline (no CDN, no server): the run's options and provenance, pass@k
-    overall and by difficulty, platform and contest month (tables and plots), the verdicts,
-    CPU time and memory per test with the limits marked, and a sortable, filterable table of
-    the problems with each sample's verdict, its failing test's difference or error and the
-    excerpts of its stdout and stderr.
+    The page works offline (no CDN, no server): the run's provenance (label, date, command,
+    input files and their hashes, versions) and options, pass@k overall and by difficulty,
+    platform and contest month (tables and plots, pass@1 with a bootstrap interval), the
+    verdicts, CPU time and memory per test with each problem's limits marked, and a
+    sortable, filterable table of the problems with each sample's verdict, its program
+    (highlighted, never run), its first failing test (input, expected output, public or
+    private), its difference or error and the excerpts of its stdout and stderr.
 
     \b
     Examples:
@@ -92,7 +111,11 @@ def report(results: str, output: str | None, summary_path: str | None, ks: str |
         raise click.UsageError("--output names RESULTS itself")
     writable(output, "--output")
     run = _load(results, summary_path)
-    size = _write_page(output, render_report(run, parse_ks(ks) if ks else None))
+    run.name = label
+    chosen = parse_ks(ks) if ks else None
+    if chosen:
+        _warn_ks(run, chosen)
+    size = _write_page(output, render_report(run, chosen))
     samples = sum(len(p.samples) for p in run.problems)
     click.echo(
         f"report of {len(run.problems)} problems, {samples} samples written to {output} "
@@ -117,6 +140,15 @@ def report(results: str, output: str | None, summary_path: str | None, ks: str |
     default=None,
     metavar="A_SUMMARY B_SUMMARY",
     help="The two runs' --summary files: their grading options must then agree.",
+)
+@click.option(
+    "--reports",
+    nargs=2,
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="A_REPORT B_REPORT",
+    help="The two runs' report pages, which the page's rows link to [default: RESULTS with "
+    ".html, where that file exists (what `mcevaluate report` writes)].",
 )
 @click.option(
     "--common",
@@ -149,6 +181,7 @@ def compare(
     b: str,
     output: str | None,
     summaries: tuple[str, str] | None,
+    reports: tuple[str, str] | None,
     common: bool,
     any_options: bool,
     resamples: int,
@@ -162,8 +195,10 @@ def compare(
     with a paired bootstrap interval over problems and a paired test's p-value (McNemar's
     exact test for one sample per problem, else a sign-flip permutation test), and the
     problems one run solves (some sample passes) and the other does not. Refuses, in one
-    line, runs of other problems (--common compares those both graded) or, with
-    --summaries, other grading options (--any-options).
+    line, runs of other problems (--common compares those both graded), problems that ran
+    with other limits or, with --summaries, other grading options (--any-options). With -o,
+    the page's rows open to each sample's verdict in both runs and link to the problem in
+    each run's report (--reports).
 
     \b
     Examples:
@@ -196,5 +231,17 @@ def compare(
     else:
         print_comparison(comparison)
     if output:
-        size = _write_page(output, render_comparison(comparison))
+        links = _report_links(output, (a, b), reports)
+        size = _write_page(output, render_comparison(comparison, links))
         click.echo(f"comparison written to {output} ({_size(size)})", err=as_json)
+
+
+def _report_links(
+    page: str, results: tuple[str, str], reports: tuple[str, str] | None
+) -> list[str | None]:
+    """The links from the comparison page to each run's report: those given, else the
+    report ``mcevaluate report`` writes by default (RESULTS with .html) where it exists."""
+    from evaluator.report import report_link
+
+    chosen = reports or tuple(f"{os.path.splitext(r)[0]}.html" for r in results)
+    return [report_link(path, page) if reports or os.path.isfile(path) else None for path in chosen]

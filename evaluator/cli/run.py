@@ -5,6 +5,7 @@ SIGTERM), exit statuses and what is printed. The run itself is the library objec
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import sys
 import threading
@@ -73,13 +74,15 @@ def run(
     seed: int,
     selection: lcb_data.Selection | None = None,
     bad_problems: Sequence[BadProblem] = (),
+    problem_files: Sequence[str] = (),
     **options: Any,
 ) -> None:
-    """Grade the samples in ``samples_path`` of ``problems`` with the grading options, then
-    write what was asked (results, summary, report) and print the summary. Resumes from the
-    journal with ``resume``; an interruption or a failure of the machinery stops the command
-    with one line, keeping what was graded."""
+    """Grade the samples in ``samples_path`` of ``problems`` (read from ``problem_files``)
+    with the grading options, then write what was asked (results, summary, report) and print
+    the summary. Resumes from the journal with ``resume``; an interruption or a failure of
+    the machinery stops the command with one line, keeping what was graded."""
     ks = parse_ks(options.pop("ks"))
+    label = options.pop("label") or output or os.path.basename(samples_path)
     quiet, as_json = options.pop("quiet"), options.pop("as_json")
     workers, profile = options.pop("workers"), options.pop("profile")
     backend, address = options.pop("backend"), options.pop("address")
@@ -102,6 +105,8 @@ def run(
             selection=selection,
             bad_problems=bad_problems,
             say=_say,
+            problem_files=problem_files,
+            command=_command_line(),
         )
         if output:
             grading.open_journal(output, resume=resume, quiet=quiet or as_json)
@@ -109,7 +114,7 @@ def run(
         raise click.ClickException(str(exc)) from None
     _grade(grading, backend, address, grade_options, workers, profile, output, quiet or as_json)
 
-    finished = grading.finish(label=output or os.path.basename(samples_path))
+    finished = grading.finish(label=label)
     try:
         write_outputs(
             finished,
@@ -131,6 +136,11 @@ def run(
             click.echo(f"results written to {output}")
     if report_path:
         click.echo(f"report written to {report_path}", err=as_json)
+
+
+def _command_line() -> str:
+    """The command as it was typed (as far as ``sys.argv`` keeps it), for the provenance."""
+    return shlex.join([os.path.basename(sys.argv[0]), *sys.argv[1:]])
 
 
 def _grade(

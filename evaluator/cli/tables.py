@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from evaluator.runner.run import shown_ids
-from evaluator.summary import GROUP_NAME_CAP
+from evaluator.summary import GROUP_NAME_CAP, pct
 
 if TYPE_CHECKING:
     from evaluator.report import Comparison
@@ -59,10 +59,6 @@ def print_table(summary: dict[str, Any]) -> None:
             f"{len(bad)} problem(s) could not be decoded and were skipped; their {errors} "
             f"sample(s) are ERROR. First: {shown_name(bad[0]['error'], 300)}"
         )
-
-
-def pct(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1f}%"
 
 
 def print_comparison(comparison: Comparison) -> None:

@@ -6,6 +6,9 @@ runs compared, paired over problems (``mcevaluate compare``).
 * :mod:`.stats`: the paired bootstrap interval and the paired tests;
 * :mod:`.compare`: two runs paired, refused when their problems or options differ;
 * :mod:`.svg`: the plots, as inline SVG;
+* :mod:`.code`: programs highlighted (tokenized, never run);
+* :mod:`.words`: options, limits and sizes in words;
+* :mod:`.pagedata`: the per-problem tables' data and their first page;
 * :mod:`.html`: the pages (Jinja2 templates in ``templates/``).
 """
 
@@ -13,11 +16,21 @@ from __future__ import annotations
 
 from evaluator.report.compare import CompareError, Comparison, compare_runs
 from evaluator.report.html import render_comparison, render_report
-from evaluator.report.runs import ProblemRun, Run, Sample, load_run, load_summary, run_from_rows
+from evaluator.report.pagedata import report_link
+from evaluator.report.runs import (
+    FailingTest,
+    ProblemRun,
+    Run,
+    Sample,
+    load_run,
+    load_summary,
+    run_from_rows,
+)
 
 __all__ = [
     "CompareError",
     "Comparison",
+    "FailingTest",
     "ProblemRun",
     "Run",
     "Sample",
@@ -26,5 +39,6 @@ __all__ = [
     "load_summary",
     "render_comparison",
     "render_report",
+    "report_link",
     "run_from_rows",
 ]

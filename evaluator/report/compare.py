@@ -4,7 +4,9 @@ paired bootstrap interval and a paired test (:mod:`evaluator.report.stats`).
 
 Runs are comparable when they grade the same problems with the same options; otherwise
 :func:`compare_runs` raises :class:`CompareError`, in one line, unless asked to compare their
-common problems (``common``) or to ignore the options (``any_options``).
+common problems (``common``) or to ignore the options (``any_options``). The limits compared
+are those each problem ran with, when both runs' results say (a ``--time-limit`` that no
+problem used changes nothing); otherwise the options' limits.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from evaluator.report.stats import (
     sign_flip_test,
 )
 from evaluator.report.tables import group_order
+from evaluator.report.words import option_name, option_value
 from evaluator.summary import grouped
 
 __all__ = ["CompareError", "Comparison", "GroupComparison", "compare_runs"]
 
 _SHOWN_IDS = 3  # problem ids an error message names
+_LIMITS = ("time_limit", "memory_limit")
 
 
 class CompareError(Exception):
@@ -118,13 +122,14 @@ def compare_runs(
     level: float = DEFAULT_LEVEL,
 ) -> Comparison:
     """Compare run ``b`` against run ``a`` on their problems (see the module docstring)."""
-    differences = _option_differences(a, b)
-    if differences and not any_options:
-        raise CompareError(
-            f"{a.label} and {b.label} were graded with other options "
-            f"({'; '.join(differences)}): pass --any-options to compare them anyway"
-        )
+    per_problem = a.limits_known and b.limits_known
+    differences = _option_differences(a, b, skip=_LIMITS if per_problem else ())
+    _refuse(a, b, differences, any_options)
     pairs, left_out = _pairs(a, b, common)
+    if per_problem:
+        limits = _limit_differences(pairs)
+        _refuse(a, b, limits, any_options)
+        differences += limits
     single = all(len(x.samples) == 1 and len(y.samples) == 1 for x, y in pairs)
     if single:
         test = "McNemar exact test (one sample per problem)"
@@ -151,17 +156,41 @@ def compare_runs(
     )
 
 
-def _option_differences(a: Run, b: Run) -> list[str]:
-    """``name: A's value in A, B's in B`` for each grading option the summaries disagree on
-    (none when either run has no summary)."""
+def _refuse(a: Run, b: Run, differences: Sequence[str], any_options: bool) -> None:
+    if differences and not any_options:
+        raise CompareError(
+            f"{a.label} and {b.label} were graded with other options "
+            f"({'; '.join(differences)}): pass --any-options to compare them anyway"
+        )
+
+
+def _option_differences(a: Run, b: Run, skip: Sequence[str] = ()) -> list[str]:
+    """``name: A's value in A, B's in B``, in words, for each grading option the summaries
+    disagree on, but those in ``skip`` (none when either run has no summary)."""
     theirs, ours = a.options, b.options
     if theirs is None or ours is None:
         return []
     return [
-        f"{name}: {theirs.get(name)!r} in A, {ours.get(name)!r} in B"
+        f"{option_name(name)}: {option_value(name, theirs.get(name))} in A, "
+        f"{option_value(name, ours.get(name))} in B"
         for name in sorted(set(theirs) | set(ours))
-        if theirs.get(name) != ours.get(name)
+        if theirs.get(name) != ours.get(name) and name not in skip
     ]
+
+
+def _limit_differences(pairs: Sequence[tuple[ProblemRun, ProblemRun]]) -> list[str]:
+    """For each limit that some paired problem ran with in A and not in B: on how many
+    problems, and the first one's values."""
+    differences = []
+    for name, unit in (("time_limit", "s"), ("memory_limit", "MB")):
+        differing = [(x, y) for x, y in pairs if getattr(x, name) != getattr(y, name)]
+        if differing:
+            x, y = differing[0]
+            differences.append(
+                f"{name.replace('_', ' ')} differs on {len(differing)} of {len(pairs)} problems "
+                f"({x.id!r}: {getattr(x, name):g} {unit} in A, {getattr(y, name):g} {unit} in B)"
+            )
+    return differences
 
 
 def _pairs(

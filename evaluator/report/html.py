@@ -2,15 +2,15 @@
 SVG; no CDN, no server), rendered with Jinja2 (autoescaped: ids, messages and program output
 are the programs' text, never markup).
 
-The per-problem tables are data, not markup: one JSON blob in a ``<script
-type="application/json">`` element, rendered a page of rows at a time by a small script, so a
-full LiveCodeBench release with 10 samples per problem is a few MB and opens in a second.
-Everything else (tables, plots) is rendered here.
+The per-problem tables are data (:mod:`.pagedata`): one JSON blob, rendered a page of rows at
+a time by a small script, so a full LiveCodeBench release with 10 samples per problem opens in
+a second; their first page is also rendered here, so that the page reads without
+JavaScript. Everything else (tables, plots) is rendered here.
 """
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -19,22 +19,33 @@ from typing import Any
 from markupsafe import Markup
 
 from evaluator.report import svg
+from evaluator.report.code import PROGRAM_CAP
 from evaluator.report.compare import Comparison
-from evaluator.report.runs import ProblemRun, Run, Sample
-from evaluator.report.tables import (
-    GroupRow,
-    default_ks,
-    group_order,
-    pass_table,
-    verdict_counts,
-    verdict_order,
+from evaluator.report.pagedata import (
+    PAGE_SIZE,
+    comparison_data,
+    first_pairs,
+    first_problems,
+    report_data,
+    script_json,
 )
+from evaluator.report.runs import Run
+from evaluator.report.stats import DEFAULT_LEVEL, DEFAULT_RESAMPLES
+from evaluator.report.tables import SMALL_GROUP, GroupRow, default_ks, pass_table, verdict_counts
+from evaluator.report.words import limits_text, option_rows, size_text
+from evaluator.summary import k_warnings, pct
 
-__all__ = ["p_text", "render_comparison", "render_report", "report_data", "script_json"]
+__all__ = [
+    "PAGE_SIZE",
+    "p_text",
+    "render_comparison",
+    "render_report",
+    "report_data",
+    "script_json",
+]
 
 _TEMPLATES = Path(__file__).with_name("templates")
-PAGE_SIZE = 50  # problem rows per page of the tables
-_OPTION_UNITS = {"time_limit": " s CPU per test", "memory_limit": " MB"}
+_TIME_UNIT, _MEMORY_UNIT = "s CPU per test", "MB"
 
 
 @cache
@@ -48,18 +59,32 @@ def _environment() -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    environment.filters.update(pct=_pct, pp=_pp, p=p_text, p_clause=_p_clause)
+    environment.filters.update(
+        pct=pct,
+        pp=_pp,
+        p=p_text,
+        p_clause=_p_clause,
+        interval=_interval_text,
+        verdict_class=verdict_class,
+    )
     return environment
 
 
-def _pct(value: float | None) -> str:
-    """A percentage as the pages show it: ``50.00%``, ``-`` for none."""
-    return "-" if value is None else f"{value:.2f}%"
+def verdict_class(verdict: str) -> str:
+    """The CSS class of a verdict's chip (``verdictClass`` in table.js): ``v-`` and the
+    verdict, any character outside ``[A-Za-z0-9_-]`` as ``_``."""
+    return "v-" + re.sub(r"[^A-Za-z0-9_-]", "_", verdict)
 
 
 def _pp(value: float) -> str:
-    """A difference in percentage points: ``+1.25 pp``."""
-    return f"{value:+.2f} pp"
+    """A difference in percentage points, with :func:`~evaluator.summary.pct`'s one decimal:
+    ``+1.3 pp``."""
+    return f"{value:+.1f} pp"
+
+
+def _interval_text(interval: tuple[float, float] | None) -> str:
+    """``31.3% to 68.8%``; ``-`` for none (fewer than two problems)."""
+    return "-" if interval is None else f"{pct(interval[0])} to {pct(interval[1])}"
 
 
 def p_text(value: float) -> str:
@@ -85,73 +110,54 @@ def _utf8(page: str) -> str:
     return page.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def script_json(value: Any) -> Markup:
-    """``value`` as JSON that is safe inside a ``<script>`` element: ASCII, and ``<``, ``>``
-    and ``&`` escaped, so no text in it can close the element or open a comment."""
-    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+def _file_text(entry: Any) -> str:
+    """An input file of the provenance: ``path (12,345 bytes, sha256 ab12...)``."""
+    if not isinstance(entry, Mapping):
+        return str(entry)
+    facts = []
+    if isinstance(entry.get("bytes"), int):
+        facts.append(size_text(entry["bytes"]))
+    if entry.get("sha256"):
+        facts.append(f"sha256 {entry['sha256']}")
+    path = str(entry.get("path", "?"))
+    return f"{path} ({', '.join(facts)})" if facts else path
 
 
-class _Strings:
-    """Interned texts: repeated messages and excerpts are stored once in the page."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = [""]
-        self._index: dict[str, int] = {"": 0}
-
-    def __call__(self, text: str) -> int:
-        index = self._index.get(text)
-        if index is None:
-            index = self._index[text] = len(self.items)
-            self.items.append(text)
-        return index
-
-
-def report_data(run: Run) -> dict[str, Any]:
-    """The per-problem data of the report page. Each problem is ``[id, difficulty,
-    platform, contest date, month, samples]``; each sample ``[verdict index, passed (0/1),
-    fraction of tests passed or null, tests, first failing test (1-based) or 0, message,
-    stdout, stderr (string indices), CPU seconds of the slowest test or null, peak memory
-    kB or null]``."""
-    verdicts = verdict_order(s.verdict for p in run.problems for s in p.samples)
-    code = {v: i for i, v in enumerate(verdicts)}
-    strings = _Strings()
-
-    def sample(s: Sample) -> list[Any]:
-        return [
-            code[s.verdict],
-            int(s.passed),
-            None if s.fraction is None else round(s.fraction, 4),
-            s.tests,
-            s.failed_test or 0,
-            strings(s.message),
-            strings(s.stdout),
-            strings(s.stderr),
-            None if s.cpu_time is None else round(s.cpu_time, 4),
-            s.peak_memory_kb,
-        ]
-
-    problems = [
-        [p.id, p.difficulty, p.platform, p.contest_date, p.month, [sample(s) for s in p.samples]]
-        for p in run.problems
-    ]
-    return {
-        "verdicts": verdicts,
-        "strings": strings.items,
-        "problems": problems,
-        "groups": _group_names(run.problems, ("difficulty", "platform", "month")),
-        "pageSize": PAGE_SIZE,
+def _origin_rows(run: Run) -> list[tuple[str, str]]:
+    """Where the run comes from: its label, date and command, its input files with their
+    hashes, the grader, Python and platform (as pytest-html lists a run's environment)."""
+    rows = [("label", run.title)] if run.title != run.label else []
+    rows += [("results", run.label), ("format", run.kind)]
+    provenance = run.provenance or {}
+    rows += [(name, str(provenance[name])) for name in ("date", "command") if provenance.get(name)]
+    problems = provenance.get("problems")
+    rows += [("problems", _file_text(e)) for e in (problems if isinstance(problems, list) else [])]
+    if provenance.get("samples"):
+        rows.append(("samples", _file_text(provenance["samples"])))
+    versions = {
+        "grader version": provenance.get("grader") or (run.summary or {}).get("grader_version"),
+        "python": provenance.get("python"),
+        "platform": provenance.get("platform"),
     }
+    return rows + [(name, str(value)) for name, value in versions.items() if value]
 
 
-def _group_names(problems: Sequence[ProblemRun], attributes: Sequence[str]) -> dict[str, Any]:
-    """Per attribute the group names of ``problems``, in table order (the filters' options)."""
-    return {name: group_order(name, {getattr(p, name) for p in problems}) for name in attributes}
+def _limit_rows(run: Run) -> list[tuple[str, str]]:
+    """The limits the problems ran with, from their rows (older results do not say)."""
+    if not run.limits_known:
+        return []
+    times = [p.time_limit or 0.0 for p in run.problems]
+    memories = [p.memory_limit or 0.0 for p in run.problems]
+    return [
+        ("time limit", limits_text(times, _TIME_UNIT)),
+        ("memory limit", limits_text(memories, _MEMORY_UNIT)),
+    ]
 
 
 def _provenance(run: Run) -> list[tuple[str, str]]:
-    """``(what, value)`` rows: where the results come from and how they were graded."""
-    rows = [("results", run.label), ("format", run.kind)]
+    """``(what, value)`` rows, in words: where the results come from, the limits the
+    problems ran with and how they were graded."""
+    rows = _origin_rows(run) + _limit_rows(run)
     summary = run.summary
     if summary is None:
         rows.append(("options", "unknown: no --summary file given"))
@@ -166,26 +172,48 @@ def _provenance(run: Run) -> list[tuple[str, str]]:
         "contest dates to": selection.get("end_date"),
         "platforms": selection.get("platforms"),
         "difficulties": selection.get("difficulties"),
-        "grader version": summary.get("grader_version"),
         "samples format": summary.get("samples_format"),
         "seed": summary.get("seed"),
         "results reused from a journal": summary.get("resumed"),
         "problems without samples": summary.get("problems_without_samples"),
         "undecodable problems (ERROR)": len(bad) if isinstance(bad, list) and bad else None,
     }
-    for name, value in (run.options or {}).items():
-        unit = _OPTION_UNITS.get(name, "")
-        described[name.replace("_", " ")] = f"{value}{unit}" if value is not None else None
     for name, value in described.items():
         if value is not None and value != []:
             text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             rows.append((name, text))
-    return rows
+    return rows + option_rows(run.options or {})
 
 
-def _limit(run: Run, name: str) -> float | None:
-    value = (run.options or {}).get(name)
+def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _test_limits(run: Run) -> tuple[list[float | None], list[float | None]]:
+    """Each measured test's time and memory limit: its problem's own, else (results that
+    do not say) the options' when the summary gives them."""
+    if run.limits_known:
+        return [t for t, _ in run.test_limits], [m for _, m in run.test_limits]
+    options = run.options or {}
+    time, memory = _number(options.get("time_limit")), _number(options.get("memory_limit"))
+    count = len(run.cpu_times)
+    return [time] * count, [memory] * count
+
+
+def _resource_plots(run: Run) -> dict[str, Any]:
+    """The CPU time and memory histograms, each test against its own problem's limits."""
+    megabytes = [kb / 1024 for kb in run.memory_kb]
+    time_limits, memory_limits = _test_limits(run)
+    return {
+        "cpu_plot": svg.histogram(
+            run.cpu_times, title="CPU time per test", unit="s", limits=time_limits
+        ),
+        "memory_plot": svg.histogram(
+            megabytes, title="peak memory per test", unit="MB", limits=memory_limits
+        ),
+        "time_limits": sorted({t for t in time_limits if t is not None}),
+        "memory_limits": sorted({m for m in memory_limits if m is not None}),
+    }
 
 
 def _pass_plot(rows: Sequence[GroupRow], metric: str, title: str) -> Markup:
@@ -193,14 +221,14 @@ def _pass_plot(rows: Sequence[GroupRow], metric: str, title: str) -> Markup:
 
 
 def render_report(run: Run, ks: Sequence[int] | None = None) -> str:
-    """The report page of ``run``: provenance, pass@k tables and plots, verdicts, resources,
-    and the per-problem table; pass@k for ``ks`` (default: the summary's, else 1)."""
+    """The report page of ``run``: provenance, pass@k tables (pass@1 with its interval) and
+    plots, verdicts, resources, and the per-problem table with each sample's program and
+    failing test; pass@k for ``ks`` (default: the summary's, else 1)."""
     ks = list(ks or default_ks(run))
     table = pass_table(run, ks)
     metric = f"pass@{ks[0]}"
     counts = verdict_counts(run)
     total = sum(counts.values())
-    time_limit, memory_limit = _limit(run, "time_limit"), _limit(run, "memory_limit")
     sections = [
         (title, rows, _pass_plot(rows, metric, f"{metric} by {title}"))
         for title, rows in table.items()
@@ -214,46 +242,30 @@ def render_report(run: Run, ks: Sequence[int] | None = None) -> str:
             metrics=[f"pass@{k}" for k in ks],
             overall=table["all"][0],
             sections=sections,
-            verdicts=[(v, n, f"{100 * n / total:.1f}%") for v, n in counts.items()],
+            small_group=SMALL_GROUP,
+            level=DEFAULT_LEVEL,
+            resamples=DEFAULT_RESAMPLES,
+            k_warnings=k_warnings([len(p.samples) for p in run.problems], ks),
+            verdicts=[(v, n, pct(100 * n / total)) for v, n in counts.items()],
             verdict_plot=svg.bars(
                 list(counts.items()),
                 title="samples by verdict",
                 fmt=lambda v: f"{v:.0f}",
-                classes=[f"v-{v}" for v in counts],
-            ),
-            cpu_plot=svg.histogram(
-                run.cpu_times, title="CPU time per test", unit="s", limit=time_limit
-            ),
-            memory_plot=svg.histogram(
-                [kb / 1024 for kb in run.memory_kb],
-                title="peak memory per test",
-                unit="MB",
-                limit=memory_limit,
+                classes=[verdict_class(v) for v in counts],
             ),
             tests_measured=len(run.cpu_times),
-            time_limit=time_limit,
-            memory_limit=memory_limit,
+            limits_known=run.limits_known,
+            **_resource_plots(run),
             provenance=_provenance(run),
+            first_page=first_problems(run),
+            page_size=PAGE_SIZE,
+            program_cap=PROGRAM_CAP,
             data=script_json(report_data(run)),
             css=_static("page.css"),
             table_js=_static("table.js"),
             page_js=_static("report.js"),
         )
     )
-
-
-def comparison_data(comparison: Comparison) -> dict[str, Any]:
-    """The per-problem data of the comparison page: ``[id, difficulty, platform, A's
-    passing samples, A's samples, B's passing samples, B's samples]`` per problem."""
-    return {
-        "problems": [
-            [a.id, a.difficulty, a.platform, sum(a.graded), len(a.samples)]
-            + [sum(b.graded), len(b.samples)]
-            for a, b in comparison.pairs
-        ],
-        "groups": _group_names([a for a, _ in comparison.pairs], ("difficulty", "platform")),
-        "pageSize": PAGE_SIZE,
-    }
 
 
 def _samples_text(run: Run) -> str:
@@ -264,9 +276,18 @@ def _samples_text(run: Run) -> str:
     return f"{sum(sizes)} ({each} per problem)"
 
 
-def render_comparison(comparison: Comparison) -> str:
+def _options_text(run: Run) -> str:
+    """A run's grading options in words, for the comparison's table of runs."""
+    if run.options is None:
+        return "unknown (no --summaries)"
+    return "; ".join(f"{name}: {value}" for name, value in option_rows(run.options))
+
+
+def render_comparison(comparison: Comparison, links: Sequence[str | None] = (None, None)) -> str:
     """The comparison page: both runs, the paired table with intervals and p-values, plots,
-    the problems one run solves and the other does not, and the per-problem table."""
+    the problems one run solves and the other does not, and the per-problem table whose rows
+    open to each sample's verdict in both runs; ``links`` to each run's report page (see
+    :func:`evaluator.report.report_link`), None where there is none."""
     groups = comparison.groups
     sections = {
         section: [g for g in groups if g.section == section]
@@ -275,13 +296,17 @@ def render_comparison(comparison: Comparison) -> str:
     plotted = [*sections["all"], *sections["difficulty"]]
     labels = [g.name for g in plotted]
     page = _environment().get_template("compare.html.j2")
+    runs = [("A", comparison.a), ("B", comparison.b)]
     return _utf8(
         page.render(
             c=comparison,
             overall=groups[0],
             table_sections=[(name, rows) for name, rows in sections.items() if rows],
-            runs=[("A", comparison.a), ("B", comparison.b)],
-            run_samples={"A": _samples_text(comparison.a), "B": _samples_text(comparison.b)},
+            runs=runs,
+            run_samples={name: _samples_text(run) for name, run in runs},
+            run_options={name: _options_text(run) for name, run in runs},
+            run_limits={name: dict(_limit_rows(run)) for name, run in runs},
+            links=dict(zip(("A", "B"), links, strict=True)),
             forest_plot=svg.forest(
                 [(g.name, g.diff, g.ci_low, g.ci_high) for g in plotted],
                 title="B - A pass@1 with its interval",
@@ -291,7 +316,9 @@ def render_comparison(comparison: Comparison) -> str:
                 [("A", [g.a_pass1 for g in plotted]), ("B", [g.b_pass1 for g in plotted])],
                 title="pass@1 of A and B",
             ),
-            data=script_json(comparison_data(comparison)),
+            first_page=first_pairs(comparison),
+            page_size=PAGE_SIZE,
+            data=script_json(comparison_data(comparison, links)),
             css=_static("page.css"),
             table_js=_static("table.js"),
             page_js=_static("compare.js"),

@@ -6,7 +6,10 @@ list with one object per problem: ``question_id``, ``graded_list``, and our ``de
 result per sample with its tests) or human-eval ``*_results.jsonl`` (one row per sample:
 ``task_id``, ``passed``, ``result``). LiveCodeBench's own ``eval_all`` files (no ``details``;
 its per-sample ``metadata`` with ``error_code``/``error_message``) are read too. The run's
-``--summary`` file, when given, adds the options and provenance.
+``--summary`` file, when given, adds the options and provenance. Rows of this grader also
+carry each problem's limits (``time_limit``, ``memory_limit``) and the tests its samples
+first failed (``failing_tests``); the programs are ``code_list`` (human-eval: ``completion``
+or ``solution``).
 
 Bad input raises :class:`~evaluator.formats.InputError` naming file, record (or line) and
 field, in one line.
@@ -26,7 +29,15 @@ from evaluator.formats.errors import position_unit
 from evaluator.formats.records import describe_type, loads_json
 from evaluator.summary import group_name
 
-__all__ = ["ProblemRun", "Run", "Sample", "load_run", "load_summary", "run_from_rows"]
+__all__ = [
+    "FailingTest",
+    "ProblemRun",
+    "Run",
+    "Sample",
+    "load_run",
+    "load_summary",
+    "run_from_rows",
+]
 
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
 # LiveCodeBench's error codes (lcb_runner/evaluation/testing_util.py) as our verdicts.
@@ -47,6 +58,20 @@ class Sample:
     stderr: str = ""
     cpu_time: float | None = None  # its slowest test's CPU seconds
     peak_memory_kb: int | None = None  # its largest test's peak memory
+    code: str = ""  # the program (shown, never run)
+
+
+@dataclass(frozen=True, slots=True)
+class FailingTest:
+    """A test some sample failed first: the start of its input and expected output and
+    their full lengths; ``public`` is None where the problem does not say."""
+
+    number: int  # 1-based, as Sample.failed_test
+    public: bool | None
+    input: str
+    input_chars: int
+    output: str
+    output_chars: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +84,9 @@ class ProblemRun:
     contest_date: str  # as in the file ('' when none)
     month: str  # YYYY-MM of the contest date, 'unknown' when there is none
     samples: tuple[Sample, ...]
+    time_limit: float | None = None  # CPU seconds per test it ran with (None: not recorded)
+    memory_limit: float | None = None  # MB
+    failing_tests: tuple[FailingTest, ...] = ()
 
     @property
     def graded(self) -> list[bool]:
@@ -78,14 +106,40 @@ class ProblemRun:
 @dataclass(slots=True)
 class Run:
     """A graded run: its problems in file order, every measured test's CPU time and peak
-    memory (for the distributions), and its summary (options, provenance) when known."""
+    memory with its problem's limits (for the distributions), and its summary (options,
+    provenance) when known."""
 
-    label: str
+    label: str  # the results file (or the grading command's label)
     kind: str  # "LiveCodeBench" or "HumanEval/EvalPlus"
     problems: list[ProblemRun]
     summary: dict[str, Any] | None = None
     cpu_times: list[float] = field(default_factory=list)
     memory_kb: list[int] = field(default_factory=list)
+    # (time limit, memory limit) of each measured test's problem, beside cpu_times
+    test_limits: list[tuple[float | None, float | None]] = field(default_factory=list)
+    name: str | None = None  # what to call it (--label), over the summary's label
+
+    @property
+    def title(self) -> str:
+        """What the pages call the run: ``--label`` of ``report``, else the label the
+        grading command recorded in the summary, else the results file."""
+        if self.name:
+            return self.name
+        label = (self.provenance or {}).get("label")
+        return label if isinstance(label, str) and label else self.label
+
+    @property
+    def provenance(self) -> dict[str, Any] | None:
+        """The summary's provenance (label, date, command, inputs, versions), if any."""
+        value = (self.summary or {}).get("provenance")
+        return dict(value) if isinstance(value, Mapping) else None
+
+    @property
+    def limits_known(self) -> bool:
+        """Whether every problem says the limits it ran with (rows of this grader)."""
+        return bool(self.problems) and all(
+            p.time_limit is not None and p.memory_limit is not None for p in self.problems
+        )
 
     @property
     def options(self) -> dict[str, Any] | None:
@@ -114,18 +168,33 @@ def load_run(path: str, summary_path: str | None = None) -> Run:
     """The run in the results file ``path`` (and its summary, from ``summary_path``)."""
     builder = _Builder(path)
     unit = position_unit(path)
+    if _blank(path):
+        raise InputError("empty: the file holds no results", path=path)
     for position, record in read_records(path):
         try:
             builder.add(record)
         except InputError as exc:
             raise exc.located(path=path, line=position, unit=unit) from None
     if not builder.problems and not builder.humaneval:
-        raise InputError("no results in the file", path=path)
+        raise InputError("empty: the file holds no results", path=path)
     summary = load_summary(summary_path) if summary_path else None
     run = builder.finish(summary)
     if summary is not None:
         _check_summary(run, summary, summary_path or "")
     return run
+
+
+def _blank(path: str) -> bool:
+    """Whether ``path`` holds nothing but whitespace (read in chunks: a results file can be
+    large, and only its start is needed to tell)."""
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 16):
+                if chunk.strip():
+                    return False
+    except OSError:
+        return False  # read_records says why, in its one line
+    return True
 
 
 def run_from_rows(
@@ -164,6 +233,7 @@ class _Builder:
         self.seen: set[str] = set()
         self.cpu_times: list[float] = []
         self.memory_kb: list[int] = []
+        self.test_limits: list[tuple[float | None, float | None]] = []
 
     def add(self, record: Mapping[str, Any]) -> None:
         """One record: an ``eval_all`` problem row, or a human-eval sample row."""
@@ -189,7 +259,9 @@ class _Builder:
         if self.humaneval:
             kind = "HumanEval/EvalPlus"
             problems = [_problem(pid, {}, samples) for pid, samples in self.humaneval.items()]
-        return Run(self.label, kind, problems, summary, self.cpu_times, self.memory_kb)
+        return Run(
+            self.label, kind, problems, summary, self.cpu_times, self.memory_kb, self.test_limits
+        )
 
     def _add_problem(self, record: Mapping[str, Any]) -> None:
         pid = _text(record.get("question_id"), "question_id")
@@ -201,25 +273,41 @@ class _Builder:
             raise InputError(
                 f"expected a list of booleans, got {describe_type(graded)}", field="graded_list"
             )
+        codes = _codes(record.get("code_list"), len(graded))
+        limits = (_limit(record, "time_limit"), _limit(record, "memory_limit"))
         details = record.get("details")
         if details is not None and details != []:
-            samples = self._detailed(graded, details)
+            samples = self._detailed(graded, details, codes, limits)
         else:
-            samples = _lcb_samples(graded, record.get("metadata"))
-        self.problems.append(_problem(pid, record, samples))
+            samples = _lcb_samples(graded, record.get("metadata"), codes)
+        failing = _failing_tests(record.get("failing_tests"))
+        self.problems.append(_problem(pid, record, samples, limits, failing))
 
-    def _detailed(self, graded: list[bool], details: Any) -> list[Sample]:
+    def _detailed(
+        self,
+        graded: list[bool],
+        details: Any,
+        codes: Sequence[str],
+        limits: tuple[float | None, float | None],
+    ) -> list[Sample]:
         if not isinstance(details, list) or len(details) != len(graded):
             got = f"{len(details)} entries" if isinstance(details, list) else describe_type(details)
             raise InputError(
                 f"expected one result per sample ({len(graded)}), got {got}", field="details"
             )
         return [
-            self._sample(passed, detail, f"details[{index}]")
+            self._sample(passed, detail, f"details[{index}]", codes[index], limits)
             for index, (passed, detail) in enumerate(zip(graded, details, strict=True))
         ]
 
-    def _sample(self, passed: bool, detail: Any, where: str) -> Sample:
+    def _sample(
+        self,
+        passed: bool,
+        detail: Any,
+        where: str,
+        code: str,
+        limits: tuple[float | None, float | None],
+    ) -> Sample:
         if not isinstance(detail, Mapping):
             raise InputError(f"expected an object, got {describe_type(detail)}", field=where)
         verdict = _text(detail.get("verdict"), f"{where}.verdict")
@@ -239,6 +327,7 @@ class _Builder:
             kb = int(_number(test.get("peak_memory_kb", 0), f"{here}.peak_memory_kb"))
             self.cpu_times.append(seconds)
             self.memory_kb.append(kb)
+            self.test_limits.append(limits)
             cpu = seconds if cpu is None else max(cpu, seconds)
             memory = kb if memory is None else max(memory, kb)
             if failed is None and test_verdict != "AC":
@@ -257,6 +346,7 @@ class _Builder:
             stderr=stderr,
             cpu_time=cpu,
             peak_memory_kb=memory,
+            code=code,
         )
 
     def _add_humaneval(self, record: Mapping[str, Any]) -> None:
@@ -272,10 +362,18 @@ class _Builder:
             verdict, message = "TLE", result
         else:
             verdict, message = "failed", result.removeprefix("failed: ")
-        self.humaneval.setdefault(tid, []).append(Sample(verdict, passed, message=message))
+        code = record.get("completion", record.get("solution"))
+        sample = Sample(verdict, passed, message=message, code=_optional_text(code))
+        self.humaneval.setdefault(tid, []).append(sample)
 
 
-def _problem(pid: str, record: Mapping[str, Any], samples: Sequence[Sample]) -> ProblemRun:
+def _problem(
+    pid: str,
+    record: Mapping[str, Any],
+    samples: Sequence[Sample],
+    limits: tuple[float | None, float | None] = (None, None),
+    failing: Sequence[FailingTest] = (),
+) -> ProblemRun:
     date = record.get("contest_date")
     date_text = "" if date is None else date if isinstance(date, str) else json.dumps(date)
     match = _MONTH.match(date_text)
@@ -287,10 +385,73 @@ def _problem(pid: str, record: Mapping[str, Any], samples: Sequence[Sample]) -> 
         contest_date=date_text,
         month=month,
         samples=tuple(samples),
+        time_limit=limits[0],
+        memory_limit=limits[1],
+        failing_tests=tuple(failing),
     )
 
 
-def _lcb_samples(graded: list[bool], metadata: Any) -> list[Sample]:
+def _codes(value: Any, count: int) -> list[str]:
+    """The programs of ``code_list``, one per sample ("" for each when there is none)."""
+    if value is None:
+        return [""] * count
+    if not isinstance(value, list) or len(value) != count:
+        got = f"{len(value)} entries" if isinstance(value, list) else describe_type(value)
+        raise InputError(f"expected one program per sample ({count}), got {got}", field="code_list")
+    return [_optional_text(code) for code in value]
+
+
+def _limit(record: Mapping[str, Any], name: str) -> float | None:
+    """A row's ``time_limit`` (CPU seconds) or ``memory_limit`` (MB); None when absent."""
+    value = record.get(name)
+    if value is None:
+        return None
+    number = _number(value, name)
+    if number <= 0:
+        raise InputError(f"expected a positive number, got {value!r:.40}", field=name)
+    return number
+
+
+def _failing_tests(value: Any) -> list[FailingTest]:
+    """The ``failing_tests`` of a row: ``[{"test", "public", "input", "input_chars", "output",
+    "output_chars"}]`` (absent: none)."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise InputError(f"expected a list, got {describe_type(value)}", field="failing_tests")
+    return [_failing_test(entry, f"failing_tests[{index}]") for index, entry in enumerate(value)]
+
+
+def _failing_test(entry: Any, where: str) -> FailingTest:
+    if not isinstance(entry, Mapping):
+        raise InputError(f"expected an object, got {describe_type(entry)}", field=where)
+
+    def count(name: str) -> int:
+        value = entry.get(name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise InputError(
+                f"expected a count, got {describe_type(value)}", field=f"{where}.{name}"
+            )
+        return value
+
+    number = count("test")
+    if number < 1:
+        raise InputError("expected a test number from 1", field=f"{where}.test")
+    public = entry.get("public")
+    if public is not None and not isinstance(public, bool):
+        kind = describe_type(public)
+        raise InputError(f"expected a boolean or null, got {kind}", field=f"{where}.public")
+    return FailingTest(
+        number=number,
+        public=public,
+        input=_text(entry.get("input"), f"{where}.input"),
+        input_chars=count("input_chars"),
+        output=_text(entry.get("output"), f"{where}.output"),
+        output_chars=count("output_chars"),
+    )
+
+
+def _lcb_samples(graded: list[bool], metadata: Any, codes: Sequence[str]) -> list[Sample]:
     """Samples of a row without ``details``: LiveCodeBench's own ``eval_all``, whose
     ``metadata`` (one object, or its JSON text, per sample) has an ``error_code`` and an
     ``error_message``; verdicts are AC and ``failed`` where it has none."""
@@ -306,7 +467,8 @@ def _lcb_samples(graded: list[bool], metadata: Any) -> list[Sample]:
         info = info if isinstance(info, Mapping) else {}
         code = info.get("error_code")
         verdict = "AC" if passed else _LCB_ERROR_CODES.get(code, "failed")
-        samples.append(Sample(verdict, passed, message=_optional_text(info.get("error_message"))))
+        message = _optional_text(info.get("error_message"))
+        samples.append(Sample(verdict, passed, message=message, code=codes[index]))
     return samples
 
 

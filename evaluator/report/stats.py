@@ -4,9 +4,11 @@ Each problem contributes one pair: each run's pass@1 on it, the fraction of its 
 pass. Problems, not samples, are the unit resampled: samples of one problem are not
 independent draws from the benchmark.
 
-* :func:`paired_bootstrap`: the percentile interval of the mean difference ``B - A`` over
-  ``resamples`` resamplings of the problems with replacement (default 10,000 resamples,
-  95%, seed 0; NumPy's ``default_rng``; quantiles by linear interpolation, NumPy's default).
+* :func:`bootstrap_interval`: the percentile interval of a mean over ``resamples``
+  resamplings of the problems with replacement (default 10,000 resamples, 95%, seed 0;
+  NumPy's ``default_rng``; quantiles by linear interpolation, NumPy's default): a run's
+  pass@1 in the report.
+* :func:`paired_bootstrap`: the same interval of the mean difference ``B - A``.
 * :func:`sign_flip_test`: a two-sided paired permutation test of "no difference": under the
   null each problem's difference is as likely to have either sign. Exact (all ``2**m``
   sign patterns of the ``m`` nonzero differences) for ``m <= 16``, else ``resamples`` random
@@ -25,6 +27,7 @@ import numpy as np
 __all__ = [
     "DEFAULT_LEVEL",
     "DEFAULT_RESAMPLES",
+    "bootstrap_interval",
     "bootstrap_means",
     "mcnemar_exact",
     "paired_bootstrap",
@@ -52,6 +55,27 @@ def percentile_interval(values: np.ndarray, level: float) -> tuple[float, float]
     return float(low), float(high)
 
 
+def bootstrap_interval(
+    values: Sequence[float] | np.ndarray,
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    level: float = DEFAULT_LEVEL,
+) -> tuple[float, float]:
+    """The bootstrap percentile interval of ``mean(values)``, one value per problem."""
+    scores = np.asarray(values, dtype=float)
+    n = len(scores)
+    if not n:
+        raise ValueError("need at least one score")
+    rng = np.random.default_rng(seed)
+    rows = max(1, _CHUNK // n)
+    means = np.empty(resamples)
+    for start in range(0, resamples, rows):
+        count = min(rows, resamples - start)
+        means[start : start + count] = bootstrap_means(scores, rng.integers(0, n, (count, n)))
+    return percentile_interval(means, level)
+
+
 def paired_bootstrap(
     a: Sequence[float],
     b: Sequence[float],
@@ -62,15 +86,7 @@ def paired_bootstrap(
 ) -> tuple[float, float]:
     """The paired bootstrap percentile interval of ``mean(b) - mean(a)``; ``a[i]`` and
     ``b[i]`` are the two runs' scores on problem ``i``."""
-    diffs = _diffs(a, b)
-    n = len(diffs)
-    rng = np.random.default_rng(seed)
-    rows = max(1, _CHUNK // n)
-    means = np.empty(resamples)
-    for start in range(0, resamples, rows):
-        count = min(rows, resamples - start)
-        means[start : start + count] = bootstrap_means(diffs, rng.integers(0, n, (count, n)))
-    return percentile_interval(means, level)
+    return bootstrap_interval(_diffs(a, b), resamples=resamples, seed=seed, level=level)
 
 
 def sign_flip_test(

@@ -2,7 +2,8 @@
 on a log axis with a limit marked, and a forest plot of differences with their intervals.
 
 Each function returns the ``<svg>`` element as :class:`markupsafe.Markup` (text escaped here),
-sized in CSS pixels, styled by the page's classes (``bar``, ``series-a``, ``limit``...), with a
+sized in CSS pixels (and scaled down to fit a narrow screen: page.css), styled by the page's
+classes (``bar``, ``series-a``, ``limit``...), with a
 ``<title>`` for screen readers. No plotting library: the pages stay small and open offline.
 """
 
@@ -15,12 +16,15 @@ from html import escape
 
 from markupsafe import Markup
 
+from evaluator.summary import pct
+
 __all__ = ["bars", "forest", "grouped_bars", "histogram"]
 
 _ROW = 22  # height of one bar row
 _LABEL = 150  # width of the label column
 _PLOT = 320  # width of the bars' area
 _VALUE = 70  # width of the value column
+_MARKED_LIMITS = 6  # distinct limits a histogram draws a line for
 
 
 def _svg(width: float, height: float, title: str, body: Sequence[str]) -> Markup:
@@ -42,7 +46,7 @@ def bars(
     *,
     title: str,
     scale: float | None = None,
-    fmt: Callable[[float], str] = lambda v: f"{v:.1f}%",
+    fmt: Callable[[float], str] = pct,
     classes: Sequence[str] | None = None,
 ) -> Markup:
     """One horizontal bar per ``(label, value)``; ``scale`` is the value of a full bar
@@ -86,7 +90,7 @@ def grouped_bars(
                 f'<rect class="bar series-{index}" x="{_LABEL}" y="{y + 3}" '
                 f'width="{width:.1f}" height="{_ROW - 6}"/>'
             )
-            body.append(_text(_LABEL + width + 4, y + 15, f"{values[row]:.1f}%", "value"))
+            body.append(_text(_LABEL + width + 4, y + 15, pct(values[row]), "value"))
     legend_y = len(labels) * step + 14
     for index, (name, _) in enumerate(series):
         x = _LABEL + index * 160
@@ -102,20 +106,25 @@ def histogram(
     *,
     title: str,
     unit: str,
-    limit: float | None = None,
+    limits: Sequence[float | None] = (),
     bins: int = 40,
 ) -> Markup:
     """The distribution of positive ``values`` on a log axis from the decade below the
-    smallest to the decade above the largest (and the limit), with ``limit`` marked; zeros
-    are counted in the caption, not drawn."""
+    smallest to the decade above the largest (and the limits), with a count axis. ``limits``
+    are each value's own limit (its problem's; None: unknown): every distinct one is marked,
+    and the caption counts the values over their own. Zeros are counted in the caption, not
+    drawn."""
+    own = list(limits) if limits else [None] * len(values)
     positive = sorted(v for v in values if v > 0)
     zeros = len(values) - len(positive)
-    width, height, left, bottom = 560, 190, 46, 30
+    width, height, left, bottom = 560, 204, 52, 44
     plot_w, plot_h = width - left - 10, height - bottom - 24
     if not positive:
         body = [_text(left, 40, f"no measurements ({zeros} zero)")]
         return _svg(width, 60, title, body)
-    top_value = max(positive[-1], limit or 0)
+    distinct = sorted({limit for limit in own if limit})
+    marked = distinct[:_MARKED_LIMITS]
+    top_value = max([positive[-1], *marked])
     low = math.floor(math.log10(positive[0]))
     high = max(low + 1, math.ceil(math.log10(top_value * 1.0001)))
     edges = [10 ** (low + (high - low) * i / bins) for i in range(bins + 1)]
@@ -147,16 +156,41 @@ def histogram(
             f'<line class="tick" x1="{x:.1f}" y1="{axis_y}" x2="{x:.1f}" y2="{axis_y + 4}"/>'
         )
         body.append(_text(x, axis_y + 16, _decade_label(decade, unit), "tick", "middle"))
-    zeros_note = f"; {zeros} at 0 not shown" if zeros else ""
-    body.append(_text(left, 14, f"max {tallest} per bin{zeros_note}", "caption"))
-    if limit:
-        x = x_of(limit)
-        over = sum(v > limit for v in positive)
-        body.append(f'<line class="limit" x1="{x:.1f}" y1="18" x2="{x:.1f}" y2="{axis_y}"/>')
-        label = f"limit {_number(limit)} {unit} ({over} over)"
+    body += _count_axis(left, 24, plot_h, tallest)
+    if zeros:  # below the axis: the limits' labels take the top
+        body.append(_text(left + plot_w, axis_y + 32, f"{zeros} at 0 not shown", "caption", "end"))
+    if marked:
+        for limit in marked:
+            x = x_of(limit)
+            body.append(f'<line class="limit" x1="{x:.1f}" y1="18" x2="{x:.1f}" y2="{axis_y}"/>')
+        over = sum(v > limit for v, limit in zip(values, own, strict=True) if limit)
+        label = _limits_label(distinct, unit, over)
+        x = x_of(marked[0])
         anchor = "end" if x > left + plot_w / 2 else "start"
         body.append(_text(x + (-4 if anchor == "end" else 4), 14, label, "limit-label", anchor))
     return _svg(width, height, title, body)
+
+
+def _count_axis(left: float, top: float, plot_h: float, tallest: int) -> list[str]:
+    """The vertical axis of a histogram: 0, the middle and the tallest bar's count."""
+    body = [f'<line class="axis" x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}"/>']
+    marks = sorted({0, tallest // 2, tallest}) if tallest > 1 else [0, tallest]
+    for count in marks:
+        y = top + plot_h * (1 - count / tallest)
+        body.append(f'<line class="tick" x1="{left - 4}" y1="{y:.1f}" x2="{left}" y2="{y:.1f}"/>')
+        body.append(_text(left - 6, y + 4, str(count), "tick", "end"))
+    body.append(
+        f'<text class="tick" text-anchor="middle" transform="translate(12 {top + plot_h / 2:.1f}) '
+        'rotate(-90)">tests</text>'
+    )
+    return body
+
+
+def _limits_label(limits: Sequence[float], unit: str, over: int) -> str:
+    """``limit 1 s (1 over)``, or with several limits ``limits 1-2 s (3 over their own)``."""
+    if len(limits) == 1:
+        return f"limit {_number(limits[0])} {unit} ({over} over)"
+    return f"limits {_number(limits[0])}-{_number(limits[-1])} {unit} ({over} over their own)"
 
 
 def forest(

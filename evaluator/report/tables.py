@@ -1,6 +1,7 @@
 """The numbers of a run's report: pass@k overall and by difficulty, platform and contest
-month, the verdict counts, and the order groups are shown in. The pass@k values are the
-summary's (:mod:`evaluator.summary`), so report and terminal agree."""
+month with a bootstrap interval on pass@1, the verdict counts, and the order groups are
+shown in. The pass@k values are the summary's (:mod:`evaluator.summary`), so report and
+terminal agree."""
 
 from __future__ import annotations
 
@@ -11,14 +12,17 @@ from typing import Any
 
 from evaluator.problem import Verdict
 from evaluator.report.runs import ProblemRun, Run
+from evaluator.report.stats import bootstrap_interval
 from evaluator.summary import grouped, pass_rates
 
 __all__ = [
     "SECTIONS",
+    "SMALL_GROUP",
     "GroupRow",
     "as_plain",
     "default_ks",
     "group_order",
+    "pass1_interval",
     "pass_table",
     "verdict_counts",
     "verdict_order",
@@ -27,17 +31,27 @@ __all__ = [
 _DIFFICULTIES = ("easy", "medium", "hard")
 _VERDICTS = [str(v) for v in Verdict]
 SECTIONS = (("difficulty", "difficulty"), ("platform", "platform"), ("contest month", "month"))
+# Below this many problems a group's pass@1 moves by 10 points or more per problem, and the
+# bootstrap interval of so few is itself unreliable: such groups are marked "few problems".
+SMALL_GROUP = 10
 
 
 @dataclass(frozen=True, slots=True)
 class GroupRow:
-    """One row of a pass@k table: a group's problem and sample counts and pass@k (percent,
-    None where no problem has k samples)."""
+    """One row of a pass@k table: a group's problem and sample counts, pass@k (percent,
+    None where no problem has k samples) and the bootstrap interval of its pass@1 (percent;
+    None for fewer than two problems with samples)."""
 
     name: str
     problems: int
     samples: int
     rates: dict[str, float | None]
+    interval: tuple[float, float] | None = None
+
+    @property
+    def small(self) -> bool:
+        """Too few problems to read much into (see :data:`SMALL_GROUP`)."""
+        return self.problems < SMALL_GROUP
 
 
 def group_order(section: str, names: Iterable[str]) -> list[str]:
@@ -58,7 +72,19 @@ def _row(name: str, problems: Sequence[ProblemRun], ks: Sequence[int]) -> GroupR
         problems=len(problems),
         samples=sum(len(p.samples) for p in problems),
         rates=pass_rates([p.graded for p in problems], ks),
+        interval=pass1_interval(problems),
     )
+
+
+def pass1_interval(problems: Sequence[ProblemRun]) -> tuple[float, float] | None:
+    """The bootstrap interval (over problems, percent) of pass@1, as pass@1 is averaged:
+    over the problems with samples. None for fewer than two: one problem resampled is
+    always itself, and its zero-width interval would claim a certainty there is not."""
+    scores = [p.pass1 for p in problems if p.samples]
+    if len(scores) < 2:
+        return None
+    low, high = bootstrap_interval(scores)
+    return 100 * low, 100 * high
 
 
 def pass_table(run: Run, ks: Sequence[int]) -> dict[str, list[GroupRow]]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluator.formats import Samples, read_records, write_lcb_results
-from evaluator.problem import Problem
-from evaluator.runner.grading import GradeResult
+from evaluator.problem import Harness, Problem, Verdict
+from evaluator.runner.grading import GradeOptions, GradeResult
 from evaluator.runner.results import (
     Journal,
     humaneval_result_text,
@@ -19,9 +19,20 @@ from evaluator.runner.results import (
     write_jsonl_atomic,
 )
 
-__all__ = ["HUMANEVAL", "Finished", "Item", "RunError", "json_text", "per_problem", "write_outputs"]
+__all__ = [
+    "HUMANEVAL",
+    "TEST_EXCERPT",
+    "Finished",
+    "Item",
+    "RunError",
+    "failing_tests",
+    "json_text",
+    "per_problem",
+    "write_outputs",
+]
 
 HUMANEVAL = "HumanEval/EvalPlus"
+TEST_EXCERPT = 500  # characters of a failing test's input and expected output kept in a row
 
 
 class RunError(Exception):
@@ -64,8 +75,11 @@ def per_problem(
     items: list[Item],
     sizes: list[int],
     results: list[GradeResult],
+    options: GradeOptions | None = None,
 ) -> list[dict[str, Any]]:
-    """eval_all rows: one per problem, in problem order (items are grouped the same way)."""
+    """eval_all rows: one per problem, in problem order (items are grouped the same way).
+    With ``options``, each row also says the limits its problem ran with and shows the
+    tests its samples first failed (``failing_tests``)."""
     rows, start = [], 0
     for problem, size in zip(problems, sizes, strict=True):
         chunk = results[start : start + size]
@@ -86,8 +100,47 @@ def per_problem(
         }
         if samples[problem.id].raw:
             row["output_list"] = [it.text for it in programs]
+        if options is not None:
+            limits = options.limits_for(problem)
+            row["time_limit"], row["memory_limit"] = limits.cpu_time, limits.memory_mb
+            row["failing_tests"] = failing_tests(problem, chunk)
         rows.append(row)
     return rows
+
+
+def failing_tests(problem: Problem, results: list[GradeResult]) -> list[dict[str, Any]]:
+    """The tests that some of ``results`` failed first, in test order: 1-based number,
+    whether it is public (None when the problem does not say how many of its tests are), and
+    the start of its input and expected output with their full lengths. Assertion problems
+    keep their tests in code: nothing to show."""
+    if problem.harness is Harness.ASSERTION:
+        return []
+    count = len(problem.tests)
+    first = {i for i in map(_first_failure, results) if i is not None and i < count}
+    public = problem.metadata.get("public_tests")
+    public = public if isinstance(public, int) and not isinstance(public, bool) else None
+    shown = []
+    for index in sorted(first):
+        test = problem.tests[index]
+        shown.append(
+            {
+                "test": index + 1,
+                "public": None if public is None else index < public,
+                "input": test.input[:TEST_EXCERPT],
+                "input_chars": len(test.input),
+                "output": test.output[:TEST_EXCERPT],
+                "output_chars": len(test.output),
+            }
+        )
+    return shown
+
+
+def _first_failure(result: GradeResult) -> int | None:
+    """The index of the first test ``result`` did not pass (skipped ones are not run)."""
+    return next(
+        (i for i, t in enumerate(result.tests) if t.verdict not in (Verdict.AC, Verdict.SKIPPED)),
+        None,
+    )
 
 
 def _humaneval_rows(run: Finished) -> list[dict[str, Any]]:
@@ -110,11 +163,14 @@ def _humaneval_rows(run: Finished) -> list[dict[str, Any]]:
     return rows
 
 
-def _report_bytes(run: Finished) -> bytes:
-    """The HTML report of ``run`` (see :mod:`evaluator.report`)."""
+def _report_bytes(run: Finished, output: str | None) -> bytes:
+    """The HTML report of ``run`` (see :mod:`evaluator.report`): titled by its label, its
+    results file (else its samples file) named as where the results are."""
     from evaluator.report import render_report, run_from_rows
 
-    return render_report(run_from_rows(run.rows, run.label, run.summary)).encode("utf-8")
+    shown = run_from_rows(run.rows, output or run.samples_path, run.summary)
+    shown.name = run.label
+    return render_report(shown).encode("utf-8")
 
 
 def write_outputs(
@@ -138,7 +194,7 @@ def write_outputs(
         if summary_path:
             write_atomic(summary_path, json_text(run.summary).encode("ascii") + b"\n")
         if report_path:
-            write_atomic(report_path, _report_bytes(run))
+            write_atomic(report_path, _report_bytes(run, output))
     except OSError as exc:
         if journal is not None:
             journal.close()

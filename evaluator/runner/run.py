@@ -16,12 +16,16 @@ lines are printed.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import platform
 import random
 import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
+from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -49,9 +53,18 @@ from evaluator.runner.results import (
     read_journal,
     result_from_dict,
 )
-from evaluator.summary import summarize
+from evaluator.summary import k_warnings, summarize
 
-__all__ = ["GradingRun", "RunError", "grade_all", "grader_version", "shown_ids"]
+__all__ = [
+    "GradingRun",
+    "RunError",
+    "describe_file",
+    "grade_all",
+    "grader_version",
+    "shown_ids",
+]
+
+_HASH_CHUNK = 1 << 20  # bytes read at a time when hashing an input file
 
 
 def grader_version() -> str:
@@ -60,6 +73,19 @@ def grader_version() -> str:
         return version("microcoder")
     except PackageNotFoundError:
         return "unknown"
+
+
+def describe_file(path: str) -> dict[str, Any]:
+    """``{"path", "bytes", "sha256"}`` of an input file, so that a summary says exactly which
+    problems and samples it graded; just ``{"path"}`` for what is not a local file (a hub
+    address)."""
+    if not os.path.isfile(path):
+        return {"path": path}
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_HASH_CHUNK):
+            digest.update(chunk)
+    return {"path": path, "bytes": os.path.getsize(path), "sha256": digest.hexdigest()}
 
 
 def shown_ids(ids: Sequence[str]) -> str:
@@ -78,6 +104,9 @@ class GradingRun:
     ``bad_problems`` names is graded as ERROR without running). Then, in order:
     :meth:`open_journal` (optional, to keep and resume progress), :meth:`grade` with any
     :class:`ProgramGrader`, :meth:`finish` for the rows and the summary.
+
+    ``problem_files`` (where ``problems`` were read from) and ``command`` (the command line)
+    are recorded in the summary's provenance, with the files' hashes.
     """
 
     def __init__(
@@ -92,8 +121,12 @@ class GradingRun:
         selection: lcb_data.Selection | None = None,
         bad_problems: Sequence[BadProblem] = (),
         say: Callable[[str], None] = _stderr,
+        problem_files: Sequence[str] = (),
+        command: str | None = None,
     ) -> None:
         self.samples_path = samples_path
+        self.problem_files = list(problem_files)
+        self.command = command
         self.options = options
         self.ks = list(ks)
         self.seed = seed
@@ -278,12 +311,16 @@ class GradingRun:
     # --- the end ---------------------------------------------------------------------------------
 
     def finish(self, label: str) -> Finished:
-        """The finished run: eval_all rows and the summary (every item must be graded)."""
+        """The finished run: eval_all rows and the summary (every item must be graded).
+        ``label`` names the run (a model's name; the report's title). A k that the samples
+        cannot serve (fewer samples than k) is warned about through ``say``."""
         if any(r is None for r in self.results):
             raise RuntimeError("finish() before every program was graded")
         final: list[GradeResult] = self.results  # type: ignore[assignment]
         sizes = [len(self.samples[p.id].codes) for p in self.graded]
-        rows = per_problem(self.graded, self.samples, self.items, sizes, final)
+        for line in k_warnings(sizes, self.ks):
+            self.say(f"warning: {line}")
+        rows = per_problem(self.graded, self.samples, self.items, sizes, final, self.options)
         summary = summarize(rows, self.ks)
         summary.update(
             problems_without_samples=self.missing,
@@ -294,6 +331,7 @@ class GradingRun:
             resumed=self.resumed,
             options=self.journal_options,
             grader_version=grader_version(),
+            provenance=self._provenance(label),
         )
         if self.bad_problems:
             summary["bad_problems"] = [
@@ -306,6 +344,21 @@ class GradingRun:
         return Finished(
             self.kind, self.samples_path, self.problems, self.items, final, rows, summary, label
         )
+
+    def _provenance(self, label: str) -> dict[str, Any]:
+        """Where the run comes from, as pytest-html lists a test run's environment: its
+        label, date, command line, input files with their hashes, grader, Python and
+        platform."""
+        return {
+            "label": label,
+            "date": datetime.now(UTC).astimezone().isoformat(timespec="seconds"),
+            "command": self.command,
+            "problems": [describe_file(path) for path in self.problem_files],
+            "samples": describe_file(self.samples_path),
+            "grader": grader_version(),
+            "python": f"{platform.python_implementation()} {platform.python_version()}",
+            "platform": platform.platform(),
+        }
 
 
 def grade_all(

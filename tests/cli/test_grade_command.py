@@ -145,3 +145,73 @@ def test_unknown_sample_ids_are_reported(files):
     )
     assert result.exit_code == 0
     assert "unknown problem" in result.output and "'zzz'" in result.output
+
+
+def _sha256(path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_summary_says_where_the_run_comes_from(files, monkeypatch):
+    """--label, the date, the command line, the inputs with their hashes, the versions."""
+    import datetime
+    import platform
+
+    tmp_path, problems, samples = files
+    summary = tmp_path / "summary.json"
+    args = ["grade", "--problems", str(problems), "--samples", str(samples), "--summary", str(summary), "-q", "--label", "model x"]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", ["/usr/bin/mcevaluate", *args])
+    before = datetime.datetime.now(datetime.UTC)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    provenance = json.loads(summary.read_text())["provenance"]
+    date = datetime.datetime.fromisoformat(provenance.pop("date"))
+    assert before.replace(microsecond=0) <= date <= datetime.datetime.now(datetime.UTC)
+    assert provenance == {
+        "label": "model x",
+        "command": f"mcevaluate grade --problems {problems} --samples {samples} --summary {summary} -q --label 'model x'",
+        "problems": [{"path": str(problems), "bytes": problems.stat().st_size, "sha256": _sha256(problems)}],
+        "samples": {"path": str(samples), "bytes": samples.stat().st_size, "sha256": _sha256(samples)},
+        "grader": json.loads(summary.read_text())["grader_version"],
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+    }  # fmt: skip
+
+
+def test_rows_carry_each_problems_limits_and_failing_tests(tmp_path):
+    """A problem's own limits, else the options'; the test each sample first failed, whether
+    public (our format's metadata says how many tests are), its input and expected output."""
+    tests = [{"input": "1 2\n", "output": "3\n"}, {"input": "5 5\n", "output": "10\n"}]
+    records = [
+        {"id": "own", "harness": "stdin", "tests": tests, "time_limit": 2.0, "memory_limit": 128,
+         "metadata": {"public_tests": 1}},
+        {"id": "default", "harness": "stdin", "tests": tests},
+    ]  # fmt: skip
+    problems = tmp_path / "p.jsonl"
+    problems.write_text("".join(json.dumps(r) + "\n" for r in records))
+    samples = tmp_path / "s.jsonl"
+    codes = ["print(3)", "print(sum(map(int, input().split())))", "print(1)"]
+    samples.write_text("".join(json.dumps({"question_id": q, "code_list": codes}) + "\n" for q in ("own", "default")))  # fmt: skip
+    out = tmp_path / "r.json"
+    args = ["grade", "--problems", problems, "--samples", samples, "-o", out, "-q", "--time-limit", "3", "--memory-limit", "512"]  # fmt: skip
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exit_code == 0, result.output
+    own, default = json.loads(out.read_text())
+    assert (own["time_limit"], own["memory_limit"]) == (2.0, 128)
+    assert (default["time_limit"], default["memory_limit"]) == (3.0, 512)
+    # sample 1 fails test 2 (private), sample 3 test 1 (public); sample 2 passes
+    assert own["failing_tests"] == [
+        {"test": 1, "public": True, "input": "1 2\n", "input_chars": 4, "output": "3\n", "output_chars": 2},
+        {"test": 2, "public": False, "input": "5 5\n", "input_chars": 4, "output": "10\n", "output_chars": 3},
+    ]  # fmt: skip
+    assert [t["public"] for t in default["failing_tests"]] == [None, None]  # not recorded
+
+
+def test_k_beyond_the_samples_warns(files):
+    tmp_path, problems, samples = files
+    args = ["grade", "--problems", str(problems), "--samples", str(samples), "-q", "--k", "1,3"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    warning = "warning: --k 3: no problem has 3 samples (the most is 2): pass@3 is not computed"
+    assert warning in result.stderr.splitlines()

@@ -157,3 +157,19 @@ def test_release_table():
     assert lcb.RELEASES["release_v5"].problems == 880
     assert lcb.RELEASES["release_v3"].shards == ("test.jsonl", "test2.jsonl", "test3.jsonl")
     assert all(r.start == dt.date(2023, 5, 1) for r in lcb.RELEASES.values())
+
+
+def test_lcb_summary_names_the_shard_files_it_read(lcb_dir, lcb_samples, tmp_path):
+    """The provenance lists each shard file of the release with its hash (v2: two files)."""
+    import hashlib
+
+    summary = tmp_path / "s.json"
+    result = _run("--dataset", str(lcb_dir), "--samples", str(lcb_samples), "--release", "v2", "--summary", str(summary), "--label", "m")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    provenance = json.loads(summary.read_text())["provenance"]
+    shards = [lcb_dir / "test.jsonl", lcb_dir / "test2.jsonl"]
+    assert [p["path"] for p in provenance["problems"]] == [str(s) for s in shards]
+    assert [p["sha256"] for p in provenance["problems"]] == [
+        hashlib.sha256(s.read_bytes()).hexdigest() for s in shards
+    ]
+    assert provenance["label"] == "m" and provenance["samples"]["path"] == str(lcb_samples)

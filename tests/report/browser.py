@@ -29,17 +29,32 @@ FLAGS = (
 )
 _READY_WAIT = 120  # seconds a page may take to render its table (a wait, not an assertion)
 
-__all__ = ["By", "Select", "browser", "cells", "open_page", "screenshot", "visible_ids"]
+__all__ = [
+    "By",
+    "Select",
+    "browser",
+    "cells",
+    "open_page",
+    "overflowing",
+    "phone",
+    "screenshot",
+    "visible_ids",
+]
 
 
 @contextmanager
-def browser(width: int = 1400, height: int = 1000) -> Iterator[Any]:
-    """A fresh headless Chromium (its own empty profile), closed afterwards."""
+def browser(width: int = 1400, height: int = 1000, javascript: bool = True) -> Iterator[Any]:
+    """A fresh headless Chromium (its own empty profile), closed afterwards; with
+    ``javascript=False`` one whose pages run no script (a reader who turned it off)."""
     profile = tempfile.mkdtemp(prefix="mcevaluate-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in (*FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"):
         options.add_argument(flag)
+    if not javascript:
+        options.add_experimental_option(
+            "prefs", {"profile.managed_default_content_settings.javascript": 2}
+        )
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
@@ -59,6 +74,32 @@ def open_page(driver: Any, path: Path) -> tuple[list[dict[str, Any]], int]:
     )
     ready = int(driver.execute_script("return document.body.dataset.ready"))
     return driver.get_log("browser"), ready
+
+
+@contextmanager
+def phone(driver: Any, width: int = 420, height: int = 900) -> Iterator[None]:
+    """The page laid out as on a phone ``width`` CSS pixels wide (a headless window cannot
+    be made narrower than about 500), restored afterwards."""
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def overflowing(driver: Any) -> dict[str, Any]:
+    """How far the page is wider than its window, and the elements reaching past its right
+    edge that are not inside a box that scrolls (``.scroll``): what makes a phone scroll the
+    whole page sideways."""
+    return driver.execute_script(
+        "var width = document.documentElement.clientWidth;"
+        "var out = Array.from(document.querySelectorAll('body *')).filter(function (e) {"
+        "  var box = e.getBoundingClientRect();"
+        "  return box.width && box.right > width + 0.5 && !e.closest('.scroll');"
+        "}).map(function (e) { return e.tagName.toLowerCase() + '.' + e.getAttribute('class'); });"
+        "return {extra: document.documentElement.scrollWidth - width, elements: out.slice(0, 8)};"
+    )
 
 
 def visible_ids(driver: Any, table: str) -> list[str]:

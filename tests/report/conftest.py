@@ -16,6 +16,8 @@ from report_cli import invoke
 from evaluator.formats import write_lcb_results
 from tests.extras import missing_browser
 
+LABEL = "demo model <v1>"  # the demo run's --label (markup in it is text)
+
 
 @dataclass(frozen=True)
 class Graded:
@@ -33,7 +35,9 @@ def demo_run(tmp_path_factory) -> Graded:
     """``mcevaluate demo`` as a user runs it: the bundled set, graded in the real sandbox."""
     folder = tmp_path_factory.mktemp("demo")
     results, summary, report = folder / "r.json", folder / "s.json", folder / "report.html"
-    done = invoke("demo", "-q", "-o", results, "--summary", summary, "--report", report)
+    done = invoke(
+        "demo", "-q", "-o", results, "--summary", summary, "--report", report, "--label", LABEL
+    )
     assert done.exit_code == 0, done.output
     assert f"report written to {report}" in done.output
     return Graded(
@@ -51,7 +55,7 @@ def full_release(tmp_path_factory) -> tuple[Graded, Graded]:
         rows = full_release_rows(sample_seed=sample_seed, skill=skill)
         results, summary = folder / f"{name}.json", folder / f"{name}_summary.json"
         write_lcb_results(results, rows)
-        summary_data = full_release_summary(rows)
+        summary_data = full_release_summary(rows, label=f"model {name.upper()}")
         summary.write_text(json.dumps(summary_data))
         report = folder / f"{name}.html"
         done = invoke("report", results, "--summary", summary, "-o", report)
@@ -60,10 +64,21 @@ def full_release(tmp_path_factory) -> tuple[Graded, Graded]:
     return runs[0], runs[1]
 
 
-@pytest.fixture(scope="session")
-def driver():
+def _browser(javascript: bool = True):
     reason = missing_browser(CHROMIUM, CHROMEDRIVER)
     if reason is not None:
         pytest.skip(reason)
-    with browser() as chromium:
+    return browser(javascript=javascript)
+
+
+@pytest.fixture(scope="session")
+def driver():
+    with _browser() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="session")
+def driver_without_js():
+    """A browser whose pages run no script."""
+    with _browser(javascript=False) as chromium:
         yield chromium

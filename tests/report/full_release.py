@@ -7,6 +7,10 @@ contest dates from May 2023 to April 2025, per-problem solve rates by difficulty
 that are wrong answers (with their first difference and stdout), time limits (at the limit),
 runtime errors (with a traceback's end), memory limits and a few output limits.
 
+Each row carries what this grader's rows carry: its problem's limits (LiveCodeBench's 6 s and
+1 GB: its problems have none of their own) and the tests its samples first failed (the first
+three of a problem's tests public, as in LiveCodeBench's ``public_test_cases``).
+
 Run B of a comparison is the same problems with another sample seed and a ``skill`` shift of
 every problem's solve rate.
 
@@ -128,6 +132,39 @@ def _sample(problem: dict[str, Any], rate: float, rng: random.Random) -> dict[st
     }
 
 
+PUBLIC_TESTS = 3  # of each problem's tests, the first ones
+
+
+def _test(qid: str, number: int) -> tuple[str, str]:
+    """A problem's test ``number`` (its input and expected output), the same in every run."""
+    rng = random.Random(f"{qid}/{number}")
+    values = [rng.randint(-(10**9), 10**9) for _ in range(rng.choice((3, 8, 200)))]
+    return f"{len(values)}\n{' '.join(map(str, values))}\n", f"{sum(values)}\n"
+
+
+def _failing_tests(qid: str, details: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``failing_tests`` as the grader writes it: each test some sample failed first."""
+    firsts = {
+        next(i for i, t in enumerate(d["tests"]) if t["verdict"] != "AC")
+        for d in details
+        if not d["passed"]
+    }
+    shown = []
+    for index in sorted(firsts):
+        given, expected = _test(qid, index + 1)
+        shown.append(
+            {
+                "test": index + 1,
+                "public": index < PUBLIC_TESTS,
+                "input": given[:500],
+                "input_chars": len(given),
+                "output": expected[:500],
+                "output_chars": len(expected),
+            }
+        )
+    return shown
+
+
 def full_release_rows(
     *, problems: int = PROBLEMS, samples: int = SAMPLES, seed: int = 0, sample_seed: int = 0,
     skill: float = 0.0,
@@ -152,20 +189,40 @@ def full_release_rows(
                 "difficulty": problem["difficulty"],
                 "contest_date": problem["contest_date"],
                 "code_list": [_PROGRAM] * samples,
+                "time_limit": TIME_LIMIT,
+                "memory_limit": MEMORY_LIMIT,
+                "failing_tests": _failing_tests(problem["question_id"], details),
             }
         )
     return rows
 
 
-def full_release_summary(rows: list[dict[str, Any]], ks: Sequence[int] = (1, 10)) -> dict:
-    """The summary ``--summary`` would write for ``rows`` (LiveCodeBench release_v6)."""
+def full_release_summary(
+    rows: list[dict[str, Any]], ks: Sequence[int] = (1, 10), label: str = "model"
+) -> dict:
+    """The summary ``--summary`` would write for ``rows`` (LiveCodeBench release_v6), the run
+    called ``label``."""
     summary = summarize(rows, ks)
+    samples = f"{label.replace(' ', '-')}.jsonl"
     summary.update(
         samples_format="LiveCodeBench",
         seed=0,
         resumed=0,
         options=dict(OPTIONS),
         grader_version="0.1.0",
+        provenance={
+            "label": label,
+            "date": "2025-06-01T12:00:00+00:00",
+            "command": f"mcevaluate lcb --samples {samples} --release v6 -o results.json",
+            "problems": [
+                {"path": f"hf://datasets/livecodebench/code_generation_lite/test{n}.jsonl"}
+                for n in ("", 2, 3, 4, 5, 6)
+            ],
+            "samples": {"path": samples, "bytes": 21_000_000, "sha256": "0" * 64},
+            "grader": "0.1.0",
+            "python": "CPython 3.11.7",
+            "platform": "Linux-6.1-x86_64-with-glibc2.36",
+        },
         selection={
             "release": "release_v6",
             "release_by": "shard files",

@@ -1,9 +1,10 @@
 """Make the screenshots README shows: ``python tests/report/screenshots.py [DIR]``.
 
 ``docs/demo-report.png``: the report of ``mcevaluate demo`` (graded for real), one problem's
-samples opened. ``docs/compare-report.png``: the comparison of two generated full-release
-runs (``full_release.py``; B's solve rates 3 points higher). Both are taken in the same
-headless Chromium the browser tests use.
+samples opened, with a wrong sample's program and failing test. ``docs/compare-report.png``:
+the comparison of two generated full-release runs (``full_release.py``; B's solve rates 3
+points higher), one problem opened to its samples' verdicts in both runs. Both are taken in
+the same headless Chromium the browser tests use.
 """
 
 from __future__ import annotations
@@ -33,11 +34,14 @@ def _run(*args: str) -> None:
 
 def _pages() -> None:
     """The demo's report and a full-release comparison, in the current directory."""
-    _run("demo", "-q", "-o", "demo.json", "--report", "demo.html")
+    _run("demo", "-q", "-o", "demo.json", "--report", "demo.html", "--label", "demo samples")
     for name, sample_seed, skill in (("a", 0, 0.0), ("b", 1, 0.03)):
         rows = full_release_rows(sample_seed=sample_seed, skill=skill)
         write_lcb_results(f"{name}.json", rows)
-        Path(f"{name}_summary.json").write_text(json.dumps(full_release_summary(rows)))
+        Path(f"{name}_summary.json").write_text(
+            json.dumps(full_release_summary(rows, label=f"model {name.upper()}"))
+        )
+        _run("report", f"{name}.json", "--summary", f"{name}_summary.json", "--label", f"model {name.upper()}")  # fmt: skip
     _run("compare", "a.json", "b.json", "--summaries", "a_summary.json", "b_summary.json",
          "-o", "compare.html")  # fmt: skip
 
@@ -57,10 +61,15 @@ def make(folder: Path) -> list[Path]:
         open_page(driver, work / "demo.html")
         toggle = "#problems tr[data-key='demo_pair_sums'] .toggle"
         driver.find_element(By.CSS_SELECTOR, toggle).click()
+        for box in driver.find_elements(By.CSS_SELECTOR, "tr.sample-more")[1].find_elements(
+            By.TAG_NAME, "details"
+        ):  # the wrong answer's program and the test it failed
+            driver.execute_script("arguments[0].open = true", box)
         shots.append(screenshot(driver, folder / "demo-report.png"))
         driver.set_window_size(1400, 1000)
         open_page(driver, work / "compare.html")
-        shots.append(screenshot(driver, folder / "compare-report.png", height=1500))
+        driver.execute_script("document.querySelector('#pairs .toggle').click()")
+        shots.append(screenshot(driver, folder / "compare-report.png", height=1900))
     shutil.rmtree(work)
     return shots
 

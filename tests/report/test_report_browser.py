@@ -1,6 +1,9 @@
 """The report and comparison pages in a real headless browser (Debian's chromium): they load
 without console errors, the numbers in the DOM are the results file's, filters and sorting
-change the rows shown, and program text is shown as text, never run as markup."""
+change the rows shown, program text is shown as text, never run as markup; each sample's
+program and failing test, the limits each problem ran with, the provenance, the pass@1
+interval, the pages without JavaScript and on a 420 px phone, and the comparison's rows
+opening to their samples and linking to each run's report."""
 
 from __future__ import annotations
 
@@ -8,10 +11,13 @@ import json
 from pathlib import Path
 
 import pytest
-from browser import By, Select, cells, open_page, screenshot, visible_ids
+from browser import By, Select, cells, open_page, overflowing, phone, screenshot, visible_ids
 from report_cli import invoke
+from selenium.webdriver.support.ui import WebDriverWait
 
 from evaluator.report import load_run, render_report, run_from_rows
+from evaluator.report.tables import SMALL_GROUP, pass1_interval
+from evaluator.summary import pct
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -24,8 +30,23 @@ def _choose(driver, select: str, value: str) -> None:
     Select(driver.find_element(By.ID, select)).select_by_value(value)
 
 
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}%"
+_pct = pct  # the one percentage format of the terminal and the pages
+
+
+def _open(driver, table: str, key: str) -> None:
+    """Open a problem's row (its samples)."""
+    driver.find_element(By.CSS_SELECTOR, f"#{table} tr[data-key='{key}'] .toggle").click()
+
+
+def _samples(driver) -> list[list[str]]:
+    """The cell texts of each sample row of the opened problem."""
+    rows = driver.find_elements(By.CSS_SELECTOR, "#problems tr.detail table.samples tr.sample")
+    return [[td.text for td in tr.find_elements(By.TAG_NAME, "td")] for tr in rows]
+
+
+def _text_of(driver, element) -> str:
+    """An element's exact text (``.text`` trims and folds whitespace)."""
+    return driver.execute_script("return arguments[0].textContent", element)
 
 
 def test_demo_report_shows_the_results_file(demo_run, driver, tmp_path):
@@ -49,7 +70,8 @@ def test_demo_report_shows_the_results_file(demo_run, driver, tmp_path):
         for row in driver.find_elements(By.CSS_SELECTOR, "#verdicts tbody tr")
     }
     assert shown == summary["verdicts"]
-    assert cells(driver, "#provenance [data-field='time limit']") == ["6.0 s CPU per test"]
+    # the limits the problems ran with (all 1 s), not --time-limit's default that none used
+    assert cells(driver, "#provenance [data-field='time limit']") == ["1 s CPU per test (all 8 problems)"]  # fmt: skip
     assert cells(driver, "#provenance [data-field='grader version']") == [summary["grader_version"]]
 
     # The problem table: one row per problem, each one's pass@1 and samples' verdicts.
@@ -93,11 +115,10 @@ def test_demo_report_shows_the_results_file(demo_run, driver, tmp_path):
     assert visible_ids(driver, "problems") == [r["question_id"] for r in descending]
 
     # A problem's samples: the failing test's difference or error, stdout and stderr.
-    driver.find_element(By.CSS_SELECTOR, "#problems tr[data-key='demo_pair_sums'] .toggle").click()
-    details = driver.find_elements(By.CSS_SELECTOR, "#problems tr.detail table.samples tbody tr")
+    _open(driver, "problems", "demo_pair_sums")
     row = next(r for r in rows if r["question_id"] == "demo_pair_sums")
-    assert len(details) == len(row["details"])
-    texts = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")] for tr in details]
+    texts = _samples(driver)
+    assert len(texts) == len(row["details"])
     assert [t[1] for t in texts] == [d["verdict"] for d in row["details"]]
     assert [t[6] for t in texts] == [d.get("message", "") for d in row["details"]]
     wrong = next(i for i, d in enumerate(row["details"]) if d["verdict"] == "WA")
@@ -152,11 +173,11 @@ def test_comparison_page_shows_the_comparison(full_release, driver, tmp_path):
     overall = numbers["all"]
     assert cells(driver, "#headline [data-metric='a']") == [_pct(overall["a_pass@1"])]
     assert cells(driver, "#headline [data-metric='b']") == [_pct(overall["b_pass@1"])]
-    assert cells(driver, "#headline [data-metric='diff']") == [f"{overall['diff']:+.2f} pp"]
+    assert cells(driver, "#headline [data-metric='diff']") == [f"{overall['diff']:+.1f} pp"]
     for name, group in numbers["by_difficulty"].items():
         row = f"#compare-table tr[data-section='difficulty'][data-group='{name}']"
         low, high = group["ci"]
-        assert cells(driver, f"{row} [data-metric='ci']") == [f"{low:+.2f} pp to {high:+.2f} pp"]
+        assert cells(driver, f"{row} [data-metric='ci']") == [f"{low:+.1f} pp to {high:+.1f} pp"]
         assert cells(driver, f"{row} [data-metric='problems']") == [str(group["problems"])]
     assert driver.find_element(By.ID, "only-a-count").text == str(len(numbers["solved_only_by_a"]))
     _choose(driver, "filter-outcome", "b")
@@ -187,6 +208,17 @@ def test_program_text_is_shown_never_run(driver, tmp_path, page):
             "graded_list": [False],
             "platform": text,
             "difficulty": "<i>hard</i>",
+            "code_list": [f"print({text!r})  # {text}\n{text}"],
+            "failing_tests": [
+                {
+                    "test": 1,
+                    "public": False,
+                    "input": text,
+                    "input_chars": 9,
+                    "output": text,
+                    "output_chars": 9,
+                }
+            ],
             "details": [
                 {
                     "verdict": "WA",
@@ -222,6 +254,29 @@ def test_program_text_is_shown_never_run(driver, tmp_path, page):
     assert [c[-len(t) :] for c, t in zip(texts, HOSTILE[:3], strict=False)] == HOSTILE[:3]
     assert texts[3].endswith("? lone surrogate & <b>bold</b>")
     assert "<i>hard</i>" in cells(driver, f"#{table} .c-difficulty")
+    # open every problem and every box in it: programs and tests are text there too
+    for index in range(len(HOSTILE)):  # each click renders the rows again: find them anew
+        driver.execute_script(
+            "document.querySelectorAll(arguments[0])[arguments[1]].click()",
+            f"#{table} tr.item .toggle",
+            index,
+        )
+    for box in driver.find_elements(By.CSS_SELECTOR, f"#{table} details"):
+        driver.execute_script("arguments[0].open = true", box)
+    assert driver.execute_script("return window.__pwned === undefined")
+    assert driver.find_elements(By.CSS_SELECTOR, f"img, #{table} tbody b, #{table} tbody i") == []
+    if page == "report":
+        shown = driver.execute_script(
+            "return Array.from(document.querySelectorAll('pre.code'))"
+            ".map(e => e.textContent.replace(/[\\ud800-\\udfff]/g, '?'))"
+        )
+        expected = [r["code_list"][0].replace("\ud800", "?") for r in rows]
+        assert shown == expected
+        inputs = driver.execute_script(
+            "return Array.from(document.querySelectorAll('details.test h4 + pre'))"
+            ".map(e => e.textContent.replace(/[\\ud800-\\udfff]/g, '?'))"
+        )
+        assert inputs[::2] == [t.replace("\ud800", "?") for t in HOSTILE]
 
 
 def test_screenshot_of_the_demo_report_is_committed():
@@ -230,3 +285,198 @@ def test_screenshot_of_the_demo_report_is_committed():
     picture = root / "docs" / "demo-report.png"
     assert picture.read_bytes().startswith(PNG)
     assert "docs/demo-report.png" in (root / "README.md").read_text()
+
+
+def _row_texts(driver, table: str) -> list[list[str]]:
+    """Each shown row's cell texts (the toggle's arrow left out)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0])).map(function (tr) {"
+        "  return Array.from(tr.cells).map(function (td) {"
+        "    return Array.from(td.childNodes).filter(function (n) {"
+        "      return !(n.classList && n.classList.contains('toggle'));"
+        "    }).map(function (n) { return n.textContent; }).join('');"
+        "  });"
+        "})",
+        f"#{table} tbody tr.item",
+    )
+
+
+def test_samples_show_their_program_and_failing_test(demo_run, driver):
+    open_page(driver, demo_run.report)
+    row = next(r for r in demo_run.rows if r["question_id"] == "demo_pair_sums")
+    _open(driver, "problems", "demo_pair_sums")
+    limits = driver.find_element(By.CSS_SELECTOR, "#problems tr.detail p.limits").text
+    assert limits == f"Limits: {row['time_limit']:g} s CPU per test, {row['memory_limit']} MB."
+    boxes = driver.find_elements(By.CSS_SELECTOR, "#problems tr.detail details.program")
+    assert len(boxes) == len(row["code_list"])
+    wrong = next(i for i, d in enumerate(row["details"]) if d["verdict"] == "WA")
+    code = row["code_list"][wrong]
+    summary = boxes[wrong].find_element(By.TAG_NAME, "summary")
+    lines = code.count("\n") + (not code.endswith("\n"))
+    assert summary.text == f"program: {lines} lines, {len(code)} characters"
+    block = boxes[wrong].find_element(By.CSS_SELECTOR, "pre.code")
+    assert not block.is_displayed()  # folded until asked for
+    summary.click()
+    assert block.is_displayed() and _text_of(driver, block) == code
+    words = {
+        cls: [_text_of(driver, e) for e in block.find_elements(By.CSS_SELECTOR, f".tk-{cls}")]
+        for cls in ("k", "b", "n")
+    }
+    assert {"for", "in", "if", "and"} <= set(words["k"]) and {"print", "range", "int"} <= set(words["b"])  # fmt: skip
+    assert "0" in words["n"]
+    # its first failing test: number, whether public, input and expected output with sizes
+    [failing] = row["failing_tests"]
+    test_box = driver.find_elements(By.CSS_SELECTOR, "#problems tr.detail details.test")
+    assert len(test_box) == sum(d["verdict"] != "AC" for d in row["details"])
+    head = test_box[0].find_element(By.TAG_NAME, "summary")
+    assert head.text == (
+        f"failing test #{failing['test']} (public or private: not recorded): input "
+        f"{failing['input_chars']} characters, expected output {failing['output_chars']} characters"
+    )
+    head.click()
+    shown = [_text_of(driver, e) for e in test_box[0].find_elements(By.TAG_NAME, "pre")]
+    assert shown == [failing["input"], failing["output"]]
+
+
+def test_failing_tests_say_public_or_private(driver, tmp_path):
+    """Our format's metadata says how many tests are public: the page says which failed."""
+    tests = [{"input": f"{n}\n", "output": f"{n}\n"} for n in range(3)]
+    problem = {"id": "echo", "harness": "stdin", "tests": tests, "metadata": {"public_tests": 1}}
+    problems, samples = tmp_path / "p.jsonl", tmp_path / "s.jsonl"
+    problems.write_text(json.dumps(problem) + "\n")
+    codes = ["print(1)", "print(int(input()) % 2)"]  # fails test 1 (public); test 3 (private)
+    samples.write_text(json.dumps({"question_id": "echo", "code_list": codes}) + "\n")
+    page = tmp_path / "r.html"
+    done = invoke("grade", "--problems", problems, "--samples", samples, "--report", page, "-q")
+    assert done.exit_code == 0, done.output
+    open_page(driver, page)
+    _open(driver, "problems", "echo")
+    assert [t[3] for t in _samples(driver)] == ["#1 (public)", "#3 (private)"]
+    heads = cells(driver, "#problems details.test summary")
+    assert [h.split(":")[0] for h in heads] == ["failing test #1 (public)", "failing test #3 (private)"]  # fmt: skip
+
+
+def test_provenance_limits_and_interval_on_the_page(demo_run, driver):
+    open_page(driver, demo_run.report)
+    provenance = demo_run.summary_data["provenance"]
+    label = provenance["label"]
+    assert driver.title == f"mcevaluate report: {label}" and "<" in label
+    assert driver.find_element(By.TAG_NAME, "h1").text == f"Grading report: {label}"
+    field = {
+        name: cells(driver, f"#provenance [data-field='{name}']")
+        for name in ("label", "date", "command", "problems", "samples", "python", "platform")
+    }
+    assert field["label"] == [label] and field["date"] == [provenance["date"]]
+    assert field["command"] == [provenance["command"]]  # (here: pytest's, the process's own)
+    [problems] = provenance["problems"]
+    assert field["problems"] == [f"{problems['path']} ({problems['bytes']:,} bytes, sha256 {problems['sha256']})"]  # fmt: skip
+    assert provenance["samples"]["sha256"] in field["samples"][0]
+    assert field["python"] == [provenance["python"]] and field["platform"] == [
+        provenance["platform"]
+    ]
+    # options in words: no Python reprs anywhere in the Run table
+    values = cells(driver, "#provenance td")
+    assert not {"None", "True", "False"} & {w.strip("(),") for v in values for w in v.split()}
+    assert cells(driver, "#provenance [data-field='interpreter environment']") == ["each problem's own, else its platform's"]  # fmt: skip
+    # the plots mark the limits the problems ran with
+    labels = cells(driver, "svg .limit-label")
+    assert labels[0].startswith("limit 1 s (") and labels[1].startswith("limit 256 MB (")
+    assert cells(driver, "svg text[transform]") == ["tests", "tests"]  # both count axes
+    # pass@1 with its bootstrap interval; groups of few problems marked
+    run = load_run(str(demo_run.results))
+    low, high = pass1_interval(run.problems)
+    interval = driver.find_element(By.ID, "headline-interval").text
+    assert interval == f"(95% interval {pct(low)} to {pct(high)}, few problems)"
+    small = [r.get_attribute("data-group") for r in driver.find_elements(By.CSS_SELECTOR, "table.pass tr.small")]  # fmt: skip
+    sizes = {**demo_run.summary_data["by_difficulty"], **demo_run.summary_data["by_platform"]}
+    assert {n for n, g in sizes.items() if g["problems"] < SMALL_GROUP} <= set(small) and small
+    # WA and RE chips: each its own colour, the page's
+    colours = {
+        v: driver.execute_script(
+            "var chip = document.querySelector('#verdicts .chip.v-' + arguments[0]);"
+            "return getComputedStyle(chip).backgroundColor", v)
+        for v in ("WA", "RE", "AC")
+    }  # fmt: skip
+    assert len(set(colours.values())) == 3
+
+
+def test_pages_read_without_javascript(demo_run, full_release, driver, driver_without_js, tmp_path):
+    """The first page of each table is in the HTML, as the script renders it, with a notice
+    that the rest needs JavaScript."""
+    compare = tmp_path / "compare.html"
+    a, b = full_release
+    assert invoke("compare", a.results, b.results, "-o", compare).exit_code == 0
+    for page, table, count in ((demo_run.report, "problems", 8), (a.report, "problems", 50), (compare, "pairs", 50)):  # fmt: skip
+        driver_without_js.get(Path(page).resolve().as_uri())
+        assert driver_without_js.find_element(By.ID, "noscript").is_displayed()
+        plain = _row_texts(driver_without_js, table)
+        assert len(plain) == count
+        assert driver_without_js.find_element(By.ID, "shown-count").text == ""  # no script ran
+        open_page(driver, page)
+        assert driver.find_elements(By.ID, "noscript") == [] or not driver.find_element(By.ID, "noscript").is_displayed()  # fmt: skip
+        assert _row_texts(driver, table) == plain
+
+
+def test_pages_fit_a_phone(demo_run, full_release, driver, tmp_path):
+    """At 420 px the page itself never scrolls sideways: wide tables scroll in their box,
+    plots scale down."""
+    compare = tmp_path / "compare.html"
+    a, b = full_release
+    assert invoke("compare", a.results, b.results, "-o", compare).exit_code == 0
+    with phone(driver):
+        for page, table, key in ((demo_run.report, "problems", "demo_pair_sums"), (compare, "pairs", a.rows[0]["question_id"])):  # fmt: skip
+            open_page(driver, page)
+            _open(driver, table, key)
+            for box in driver.find_elements(By.CSS_SELECTOR, "details"):
+                driver.execute_script("arguments[0].open = true", box)
+            assert driver.execute_script("return document.documentElement.clientWidth") == 420
+            assert overflowing(driver) == {"extra": 0, "elements": []}
+            widths = driver.execute_script(
+                "return Array.from(document.querySelectorAll('svg.plot'))"
+                ".map(e => e.getBoundingClientRect().width)"
+            )
+            assert widths and max(widths) <= 420
+        # wide tables do not fit: they scroll inside their box
+        assert driver.execute_script(
+            "var box = document.querySelector('#compare-table').parentElement;"
+            "return box.scrollWidth > box.clientWidth && getComputedStyle(box).overflowX === 'auto'"
+        )
+
+
+def test_compare_rows_open_to_samples_and_link_to_reports(full_release, driver, tmp_path):
+    a, b = full_release
+    page = tmp_path / "compare.html"
+    done = invoke("compare", a.results, b.results, "-o", page)
+    assert done.exit_code == 0, done.output
+    open_page(driver, page)
+    by_id = {r["question_id"]: r for r in b.rows}
+    row = next(
+        r for r in a.rows
+        if [d["verdict"] for d in r["details"]] != [d["verdict"] for d in by_id[r["question_id"]]["details"]]
+    )  # fmt: skip
+    key = row["question_id"]
+    driver.find_element(By.ID, "filter-id").send_keys(key)
+    _open(driver, "pairs", key)
+    samples = driver.find_elements(By.CSS_SELECTOR, "#pairs tr.detail tr.sample")
+    a_verdicts = [d["verdict"] for d in row["details"]]
+    b_verdicts = [d["verdict"] for d in by_id[key]["details"]]
+    shown = [[c.text for c in tr.find_elements(By.TAG_NAME, "td")] for tr in samples]
+    assert [s[1:3] for s in shown] == [
+        list(pair) for pair in zip(a_verdicts, b_verdicts, strict=True)
+    ]
+    changed = [i for i, (x, y) in enumerate(zip(a_verdicts, b_verdicts, strict=True)) if x != y]
+    assert [i for i, s in enumerate(shown) if s[3] == "changed"] == changed and changed
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#pairs tr.sample.changed")) == len(changed)
+    links = driver.find_elements(By.CSS_SELECTOR, "#pairs tr.detail p.links a")
+    assert [link.get_attribute("data-run") for link in links] == ["A", "B"]
+    assert links[0].get_attribute("href") == a.report.resolve().as_uri() + f"#problem={key}"
+    assert links[1].get_attribute("href") == b.report.resolve().as_uri() + f"#problem={key}"
+    assert cells(driver, "#runs [data-field='report'] a") == ["A's report", "B's report"]
+    links[1].click()  # B's report opens on that problem, its samples shown
+    WebDriverWait(driver, 60).until(
+        lambda d: d.execute_script("return document.body.dataset.ready")
+    )
+    opened = driver.find_elements(
+        By.CSS_SELECTOR, f"#problems tr.item[data-key='{key}'] + tr.detail"
+    )
+    assert len(opened) == 1 and len(_samples(driver)) == len(b_verdicts)

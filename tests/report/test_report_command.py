@@ -66,7 +66,7 @@ def test_grade_report_option(tmp_path):
     assert f"report written to {page}" in done.output
     text = page.read_text()
     _self_contained(text)
-    assert '<b data-metric="pass@1">50.00%</b>' in text and "ZeroDivisionError" in text
+    assert '<b data-metric="pass@1">50.0%</b>' in text and "ZeroDivisionError" in text
     same = invoke(*base, "-o", tmp_path / "x.json", "--report", tmp_path / "x.json")
     assert same.exit_code == 2 and "--report and --output name the same file" in same.output
     missing = invoke(*base, "--report", tmp_path / "nowhere" / "r.html")
@@ -82,7 +82,10 @@ def test_report_command(demo_run, tmp_path):
     assert done.output.startswith(f"report of 8 problems, 32 samples written to {page} (")
     text = page.read_text()
     _self_contained(text)
-    assert "6.0 s CPU per test" in text and "release" not in re.findall(r"<th>(\w+)</th>", text)
+    # the limits every demo problem ran with, not the --time-limit none of them used
+    assert '<td data-field="time limit">1 s CPU per test (all 8 problems)</td>' in text
+    assert '<td data-field="memory limit">256 MB (all 8 problems)</td>' in text
+    assert "release" not in re.findall(r"<th>(\w+)</th>", text)
     bare = invoke("report", results, "-o", tmp_path / "bare.html", "--k", "1,2")
     assert bare.exit_code == 0
     text = (tmp_path / "bare.html").read_text()
@@ -125,15 +128,45 @@ def test_compare_refuses_other_problems_unless_common(tmp_path):
     assert "no problem in common" in invoke("compare", a, none, "--common").output
 
 
-def test_compare_refuses_other_options_unless_asked(demo_run, tmp_path):
+def _demo_summary(demo_run, tmp_path: Path, **options) -> Path:
+    """The demo run's summary with other ``options``."""
     summary = json.loads(demo_run.summary.read_text())
-    summary["options"]["time_limit"] = 2.0
-    other = tmp_path / "other_summary.json"
-    other.write_text(json.dumps(summary))
+    summary["options"].update(options)
+    path = tmp_path / "other_summary.json"
+    path.write_text(json.dumps(summary))
+    return path
+
+
+def test_compare_ignores_a_time_limit_no_problem_used(demo_run, tmp_path):
+    """Every demo problem has its own 1 s: a run at --time-limit 2 graded the same way."""
+    other = _demo_summary(demo_run, tmp_path, time_limit=2.0, memory_limit=512)
+    done = invoke("compare", demo_run.results, demo_run.results, "--summaries", demo_run.summary, other)  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "all                  8     50.0%     50.0%    +0.0 pp" in done.output
+
+
+def test_compare_refuses_other_limits_or_options_unless_asked(demo_run, tmp_path):
+    rows = json.loads(demo_run.results.read_text())
+    rows[0]["time_limit"] = 2.0  # the problem itself ran at another limit
+    slower = tmp_path / "slower.json"
+    slower.write_text(json.dumps(rows))
+    refused = invoke("compare", demo_run.results, slower)
+    assert refused.exit_code == 1
+    assert refused.output.strip() == (
+        f"Error: {demo_run.results} and {slower} were graded with other options (time limit "
+        "differs on 1 of 8 problems ('demo_lit_blocks': 1 s in A, 2 s in B)): pass "
+        "--any-options to compare them anyway"
+    )
+    other = _demo_summary(demo_run, tmp_path, judge="float", environment="plain")
     args = ["compare", demo_run.results, demo_run.results, "--summaries", demo_run.summary, other]
     refused = invoke(*args)
     assert refused.exit_code == 1
-    assert "were graded with other options (time_limit: 6.0 in A, 2.0 in B): pass --any-options" in refused.output  # fmt: skip
+    # options in words, not reprs ("None")
+    assert (
+        "were graded with other options (interpreter environment: each problem's own, else "
+        "its platform's in A, plain in B; output judge (problems without their own): lines in "
+        "A, float in B): pass --any-options"
+    ) in refused.output
     page = tmp_path / "c.html"
     done = invoke(*args, "--any-options", "-o", page)
     assert done.exit_code == 0, done.output
@@ -141,7 +174,10 @@ def test_compare_refuses_other_options_unless_asked(demo_run, tmp_path):
     assert f"comparison written to {page}" in done.output
     text = page.read_text()
     _self_contained(text)
-    assert "time_limit: 6.0 in A, 2.0 in B" in text
+    assert "output judge (problems without their own): lines in A, float in B" in text
+    options = re.findall(r'<td data-field="options">(.*?)</td>', text)
+    assert len(options) == 2 and all("=" not in o and "None" not in o for o in options)
+    assert "interpreter environment: each problem&#39;s own, else its platform&#39;s" in options[0]
 
 
 def test_compare_single_samples_uses_mcnemar(tmp_path):
@@ -166,3 +202,22 @@ def test_compare_full_release(full_release, tmp_path):
     assert header.split() == ["problems", "A", "pass@1", "B", "pass@1", "B", "-", "A", "95%", "interval", "p"]  # fmt: skip
     assert overall.split()[:4] == ["all", "1055", f"{a.summary_data['pass@1']:.1f}%", f"{b.summary_data['pass@1']:.1f}%"]  # fmt: skip
     assert "paired sign-flip permutation test" in done.output
+
+
+def test_report_of_an_empty_file_says_empty(tmp_path):
+    for name, content in (("r.json", ""), ("s.json", "[]"), ("t.jsonl", "\n \n")):
+        path = tmp_path / name
+        path.write_text(content)
+        done = invoke("report", path)
+        assert done.exit_code == 1
+        assert done.output.strip() == f"Error: {path}: empty: the file holds no results"
+        assert not (tmp_path / f"{path.stem}.html").exists()
+
+
+def test_report_label_names_the_page(demo_run, tmp_path):
+    page = tmp_path / "r.html"
+    done = invoke("report", demo_run.results, "--summary", demo_run.summary, "-o", page, "--label", "Qwen3 & co")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    text = page.read_text()
+    assert "<title>mcevaluate report: Qwen3 &amp; co</title>" in text
+    assert '<td data-field="results">' + str(demo_run.results) + "</td>" in text

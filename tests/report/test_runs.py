@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluator.formats import InputError
+from evaluator.data import DEMO_PROBLEMS
+from evaluator.formats import InputError, read_problems
 from evaluator.report import load_run, render_report, run_from_rows
 from evaluator.report.html import report_data
 from evaluator.report.tables import as_plain, default_ks, pass_table, verdict_counts
@@ -51,7 +52,16 @@ def test_demo_results_read_back(demo_run):
         for t in d["tests"]
         if t["verdict"] != "SKIPPED"
     ]
-    assert len(run.cpu_times) == len(run.memory_kb) == len(measured)
+    assert len(run.cpu_times) == len(run.memory_kb) == len(run.test_limits) == len(measured)
+    # what the report shows beyond the verdicts: programs, limits, the failing tests
+    assert [s.code for s in pair_sums.samples] == row["code_list"]
+    assert (pair_sums.time_limit, pair_sums.memory_limit) == (1.0, 256) and run.limits_known
+    assert set(run.test_limits) == {(1.0, 256)}
+    [test] = pair_sums.failing_tests
+    assert test.number == wrong.failed_test == 1 and test.public is None
+    problem = next(p for p in read_problems(DEMO_PROBLEMS) if p.id == "demo_pair_sums")
+    assert (test.input, test.output) == (problem.tests[0].input, problem.tests[0].output)
+    assert (test.input_chars, test.output_chars) == (len(test.input), len(test.output))
 
 
 def test_report_numbers_are_the_summarys(demo_run, full_release):
@@ -87,6 +97,8 @@ def test_humaneval_results_read_back(tmp_path):
     assert [(s.verdict, s.message) for p in run.problems for s in p.samples] == [
         ("AC", ""), ("TLE", "timed out"), ("failed", "AssertionError"),
     ]  # fmt: skip
+    assert [s.code for p in run.problems for s in p.samples] == ["x", "y", "z"]
+    assert not run.limits_known
     assert run.problems[0].pass1 == 0.5
 
 
@@ -103,7 +115,15 @@ def test_livecodebench_own_eval_all_read_back(tmp_path):
     ("name", "content", "expected"),
     [
         ("r.json", "[{", "r.json:1: not valid JSON"),
-        ("r.json", "[]", "r.json: no results in the file"),
+        ("r.json", "[]", "r.json: empty: the file holds no results"),
+        ("r.json", "", "r.json: empty: the file holds no results"),
+        ("r.jsonl", " \n\n", "r.jsonl: empty: the file holds no results"),
+        ("r.json", [_row("a", [True, False], code_list=["x"])], "r.json: record 1: field 'code_list': expected one program per sample (2), got 1 entries"),
+        ("r.json", [_row("a", [True], time_limit="1")], "r.json: record 1: field 'time_limit': expected a number, got a string"),
+        ("r.json", [_row("a", [True], memory_limit=0)], "r.json: record 1: field 'memory_limit': expected a positive number, got 0"),
+        ("r.json", [_row("a", [True], failing_tests={})], "r.json: record 1: field 'failing_tests': expected a list, got an object"),
+        ("r.json", [_row("a", [True], failing_tests=[{"test": 0}])], "r.json: record 1: field 'failing_tests[0].test': expected a test number from 1"),
+        ("r.json", [_row("a", [True], failing_tests=[{"test": 1, "public": "yes", "input": "", "output": "", "input_chars": 0, "output_chars": 0}])], "r.json: record 1: field 'failing_tests[0].public': expected a boolean or null, got a string"),
         ("r.json", [{"question_id": "a"}], "r.json: record 1: field 'graded_list': expected a list of booleans, got null"),
         ("r.json", [_row("a", [True, 1])], "r.json: record 1: field 'graded_list': expected a list of booleans, got a list"),
         ("r.json", [_row("a", [True]), _row("a", [True])], "r.json: record 2: field 'question_id': 'a' appears twice"),
@@ -160,6 +180,17 @@ def test_any_run_gets_a_report(ids, message, platform, date, verdict):
             platform=platform,
             contest_date=date,
             difficulty=message,
+            code_list=[message],
+            failing_tests=[
+                {
+                    "test": 1,
+                    "public": False,
+                    "input": message,
+                    "input_chars": 9,
+                    "output": qid,
+                    "output_chars": 1,
+                }
+            ],
             details=[
                 {
                     "verdict": verdict,
@@ -178,3 +209,6 @@ def test_any_run_gets_a_report(ids, message, platform, date, verdict):
     data = json.loads(blob[1])
     assert [p[0] for p in data["problems"]] == ids
     assert data == json.loads(json.dumps(report_data(run)))
+    programs = data["programs"]
+    assert [programs[p[5][0][10]][0] for p in data["problems"]] == [message] * len(ids)
+    assert [data["strings"][p[8][0][4]] for p in data["problems"]] == ids

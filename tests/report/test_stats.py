@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from evaluator.report.stats import (
+    bootstrap_interval,
     bootstrap_means,
     mcnemar_exact,
     paired_bootstrap,
@@ -89,3 +90,18 @@ def test_sign_flip_on_single_samples_is_mcnemar():
     a = [1, 0, 0, 0, 0, 0, 1, 0]
     b = [0, 1, 1, 1, 1, 1, 1, 0]
     assert sign_flip_test(a, b) == mcnemar_exact(1, 5)
+
+
+def test_bootstrap_interval_of_one_run():
+    """The interval of a run's pass@1: the paired one of its scores against zeros, a
+    constant run's is that constant, and it holds the mean of a spread-out run."""
+    scores = [0.0, 0.25, 1.0, 1.0, 0.5, 0.0, 0.75, 1.0]
+    assert bootstrap_interval(scores, resamples=2000, seed=3) == paired_bootstrap(
+        [0.0] * len(scores), scores, resamples=2000, seed=3
+    )
+    assert bootstrap_interval([0.5] * 5) == pytest.approx((0.5, 0.5))
+    low, high = bootstrap_interval(scores)
+    mean = sum(scores) / len(scores)
+    assert 0.0 < low < mean < high < 1.0 and high - low > 0.3  # 8 problems: a wide interval
+    with pytest.raises(ValueError, match="at least one score"):
+        bootstrap_interval([])

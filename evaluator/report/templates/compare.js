@@ -1,13 +1,16 @@
-/* The comparison's per-problem table: both runs' pass@1 per problem, filters, sorting. */
+/* The comparison's per-problem table: both runs' pass@1 per problem, filters, sorting, and
+ * each problem's samples in both runs (which changed verdict), linked to each run's report. */
 "use strict";
 
 (function () {
   var data = JSON.parse(document.getElementById("compare-data").textContent);
+  var V = data.verdicts;
   var rows = data.problems.map(function (p) {
     var a = p[3] / p[4], b = p[5] / p[6];
     var outcome = p[3] && p[5] ? "both" : p[3] ? "a" : p[5] ? "b" : "neither";
     return { id: p[0], difficulty: p[1], platform: p[2], aPassed: p[3], aSamples: p[4],
-      bPassed: p[5], bSamples: p[6], a: a, b: b, diff: b - a, outcome: outcome };
+      bPassed: p[5], bSamples: p[6], a: a, b: b, diff: b - a, outcome: outcome,
+      aVerdicts: p[7], bVerdicts: p[8] };
   });
   var outcomeNames = { both: "both solve", a: "A only", b: "B only", neither: "neither" };
 
@@ -17,7 +20,8 @@
   }
 
   var columns = [
-    { sort: function (r) { return r.id; }, cell: function (r, td) { textCell(td, r.id, "c-id"); } },
+    { sort: function (r) { return r.id; },
+      cell: function (r, td, table) { toggleCell(r, td, table); } },
     { sort: function (r) { return r.difficulty; },
       cell: function (r, td) { textCell(td, r.difficulty, "c-difficulty"); } },
     { sort: function (r) { return r.platform; },
@@ -33,10 +37,65 @@
       cell: function (r, td) { textCell(td, outcomeNames[r.outcome], "c-outcome"); } }
   ];
 
+  function verdictCell(tr, index) {
+    var td = tr.insertCell();
+    if (index === undefined) textCell(td, "-", "muted"); else td.appendChild(chip(V[index]));
+  }
+
+  function links(r) {
+    var line = document.createElement("p");
+    line.className = "links";
+    [["A", data.reports[0]], ["B", data.reports[1]]].forEach(function (run) {
+      if (!run[1]) return;
+      var a = document.createElement("a");
+      /* the report's path was percent-encoded where the page was written (pagedata.py) */
+      a.href = run[1] + "#problem=" + encodeURIComponent(r.id);
+      a.textContent = "this problem in " + run[0] + "'s report";
+      a.dataset.run = run[0];
+      if (line.childNodes.length) line.appendChild(document.createTextNode(" \u00b7 "));
+      line.appendChild(a);
+    });
+    return line;
+  }
+
+  function detail(r, td) {
+    var changed = 0, count = Math.max(r.aVerdicts.length, r.bVerdicts.length);
+    var table = document.createElement("table");
+    table.className = "samples";
+    var head = table.createTHead().insertRow();
+    ["sample", "A", "B", ""].forEach(function (h) {
+      var th = document.createElement("th");
+      th.textContent = h;
+      head.appendChild(th);
+    });
+    var body = table.createTBody();
+    for (var i = 0; i < count; i++) {
+      var tr = body.insertRow(), a = r.aVerdicts[i], b = r.bVerdicts[i];
+      var differs = a !== undefined && b !== undefined && a !== b;
+      tr.className = differs ? "sample changed" : "sample";
+      textCell(tr.insertCell(), String(i + 1), "num");
+      verdictCell(tr, a);
+      verdictCell(tr, b);
+      textCell(tr.insertCell(), differs ? "changed" : "", "c-change");
+      changed += differs;
+    }
+    var note = document.createElement("p");
+    note.className = "note";
+    note.textContent = changedText(changed) + ". Samples are paired by their place in each " +
+      "run's list: a change means something only when both runs grade the same samples.";
+    td.appendChild(links(r));
+    td.appendChild(table);
+    td.appendChild(note);
+  }
+
+  function changedText(changed) {
+    return changed === 1 ? "1 sample changed verdict" : changed + " samples changed verdict";
+  }
+
   var element = function (id) { return document.getElementById(id); };
   var table = new PagedTable({
     table: element("pairs"), rows: rows, columns: columns, pageSize: data.pageSize,
-    key: function (r) { return r.id; }, count: element("shown-count"),
+    key: function (r) { return r.id; }, detail: detail, count: element("shown-count"),
     prev: element("page-prev"), next: element("page-next"), info: element("page-info")
   });
 

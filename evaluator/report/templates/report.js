@@ -1,29 +1,29 @@
-/* The run report's per-problem table: filters, sorting, pages, each problem's samples. */
+/* The run report's per-problem table: filters, sorting, pages, each problem's samples with
+ * their programs (highlighted, shown as text) and failing tests. */
 "use strict";
 
 (function () {
   var data = JSON.parse(document.getElementById("report-data").textContent);
-  var S = data.strings, V = data.verdicts;
+  var S = data.strings, V = data.verdicts, P = data.programs, K = data.codeClasses;
 
   var rows = data.problems.map(function (p, index) {
-    var samples = p[5], passed = 0, cpu = null, verdicts = {};
+    var samples = p[5], passed = 0, cpu = null, verdicts = {}, tests = {};
     samples.forEach(function (s) {
       passed += s[1];
       verdicts[V[s[0]]] = true;
       if (s[8] !== null && (cpu === null || s[8] > cpu)) cpu = s[8];
     });
+    p[8].forEach(function (t) { tests[t[0]] = t; });
     return {
       index: index, id: p[0], difficulty: p[1], platform: p[2], date: p[3], month: p[4],
       samples: samples, passed: passed, pass1: samples.length ? passed / samples.length : null,
-      cpu: cpu, verdicts: verdicts
+      cpu: cpu, verdicts: verdicts, timeLimit: p[6], memoryLimit: p[7], tests: tests
     };
   });
 
-  function seconds(value) {
-    if (value === null) return "-";
-    return value < 1 ? (1000 * value).toFixed(1) + " ms" : value.toFixed(2) + " s";
-  }
   function megabytes(kb) { return kb === null ? "-" : (kb / 1024).toFixed(1) + " MB"; }
+  function count(n, what) { return n.toLocaleString("en-US") + " " + what + (n === 1 ? "" : "s"); }
+  function lines(text) { return text ? text.split("\n").length - (text.slice(-1) === "\n" ? 1 : 0) : 0; }
 
   function pre(td, text) {
     if (!text) { td.textContent = ""; return; }
@@ -32,17 +32,76 @@
     td.appendChild(block);
   }
 
+  /* A program, cut into spans at its highlighted runs ([gap, length, class] triples). */
+  function code(program) {
+    var block = document.createElement("pre"), text = program[0], runs = program[1], at = 0;
+    block.className = "code";
+    for (var i = 0; i < runs.length; i += 3) {
+      if (runs[i]) block.appendChild(document.createTextNode(text.slice(at, at + runs[i])));
+      at += runs[i];
+      var span = document.createElement("span");
+      span.className = "tk-" + K[runs[i + 2]];
+      span.textContent = text.slice(at, at + runs[i + 1]);
+      block.appendChild(span);
+      at += runs[i + 1];
+    }
+    if (at < text.length) block.appendChild(document.createTextNode(text.slice(at)));
+    return block;
+  }
+
+  function folded(summary, className) {
+    var box = document.createElement("details"), head = document.createElement("summary");
+    box.className = className;
+    head.textContent = summary;
+    box.appendChild(head);
+    return box;
+  }
+
+  function programBox(index) {
+    var program = P[index];
+    if (!program[2]) {
+      var none = document.createElement("p");
+      none.className = "muted program-none";
+      none.textContent = "no program: the answer holds no code";
+      return none;
+    }
+    var shown = program[0].length < program[2]
+      ? ", the first " + count(program[0].length, "character") + " shown" : "";
+    var box = folded("program: " + count(lines(program[0]), "line") + ", " +
+      count(program[2], "character") + shown, "program");
+    box.appendChild(code(program));
+    return box;
+  }
+
+  function excerpt(title, text, length) {
+    var part = document.createElement("div"), head = document.createElement("h4");
+    var cut = text.length < length ? " (the first " + count(text.length, "character") + ")" : "";
+    head.textContent = title + ": " + count(length, "character") + cut;
+    part.appendChild(head);
+    var block = document.createElement("pre");
+    block.textContent = text;
+    part.appendChild(block);
+    return part;
+  }
+
+  function visibility(test) {
+    return test[1] === null ? "public or private: not recorded" : test[1] ? "public" : "private";
+  }
+
+  function testBox(test) {
+    var box = folded("failing test #" + test[0] + " (" + visibility(test) + "): input " +
+      count(test[3], "character") + ", expected output " + count(test[5], "character"), "test");
+    var both = document.createElement("div");
+    both.className = "row";
+    both.appendChild(excerpt("input", S[test[2]], test[3]));
+    both.appendChild(excerpt("expected output", S[test[4]], test[5]));
+    box.appendChild(both);
+    return box;
+  }
+
   var columns = [
-    { sort: function (r) { return r.id; }, cell: function (r, td, table) {
-      var button = document.createElement("button");
-      button.className = "toggle";
-      button.textContent = table.opened.has(r.id) ? "\u25be" : "\u25b8";
-      button.setAttribute("aria-label", "samples of " + r.id);
-      button.addEventListener("click", function () { table.toggle(r); });
-      td.appendChild(button);
-      td.appendChild(document.createTextNode(r.id));
-      td.className = "c-id";
-    } },
+    { sort: function (r) { return r.id; },
+      cell: function (r, td, table) { toggleCell(r, td, table); } },
     { sort: function (r) { return r.difficulty; },
       cell: function (r, td) { textCell(td, r.difficulty, "c-difficulty"); } },
     { sort: function (r) { return r.platform; },
@@ -56,11 +115,8 @@
     { cell: function (r, td) {
       td.className = "c-verdicts";
       r.samples.forEach(function (s, i) {
-        var chip = document.createElement("span"), verdict = V[s[0]];
-        chip.className = "chip " + verdictClass(verdict);
-        chip.textContent = verdict;
-        chip.title = "sample " + (i + 1) + ": " + verdict + (S[s[5]] ? " \u2014 " + S[s[5]] : "");
-        td.appendChild(chip);
+        td.appendChild(chip(V[s[0]], "sample " + (i + 1) + ": " + V[s[0]] +
+          (S[s[5]] ? " \u2014 " + S[s[5]] : "")));
       });
     } },
     { sort: function (r) { return r.cpu; },
@@ -70,8 +126,18 @@
   var headings = ["sample", "verdict", "tests passed", "failing test", "slowest CPU",
     "peak memory", "difference or error", "stdout", "stderr"];
 
+  function limitsLine(r) {
+    var line = document.createElement("p");
+    line.className = "limits";
+    line.textContent = r.timeLimit === null ? "Limits: not recorded in these results." :
+      "Limits: " + r.timeLimit + " s CPU per test, " + r.memoryLimit + " MB.";
+    return line;
+  }
+
   function detail(r, td) {
-    var table = document.createElement("table");
+    td.appendChild(limitsLine(r));
+    var scroll = document.createElement("div"), table = document.createElement("table");
+    scroll.className = "scroll";
     table.className = "samples";
     var head = table.createTHead().insertRow();
     headings.forEach(function (h) {
@@ -81,22 +147,27 @@
     });
     var body = table.createTBody();
     r.samples.forEach(function (s, i) {
-      var tr = body.insertRow(), verdict = V[s[0]];
+      var tr = body.insertRow(), test = r.tests[s[4]];
+      tr.className = "sample";
       textCell(tr.insertCell(), String(i + 1), "num");
-      var cell = tr.insertCell(), chip = document.createElement("span");
-      chip.className = "chip " + verdictClass(verdict);
-      chip.textContent = verdict;
-      cell.appendChild(chip);
+      tr.insertCell().appendChild(chip(V[s[0]]));
       textCell(tr.insertCell(), s[2] === null ? "-" :
         Math.round(s[2] * s[3]) + "/" + s[3] + " (" + percent(s[2]) + ")", "num");
-      textCell(tr.insertCell(), s[4] ? "#" + s[4] : "-", "num");
+      textCell(tr.insertCell(), s[4] ? "#" + s[4] + (test && test[1] !== null ?
+        (test[1] ? " (public)" : " (private)") : "") : "-", "num");
       textCell(tr.insertCell(), seconds(s[8]), "num");
       textCell(tr.insertCell(), megabytes(s[9]), "num");
       pre(tr.insertCell(), S[s[5]]);
       pre(tr.insertCell(), S[s[6]]);
       pre(tr.insertCell(), S[s[7]]);
+      var more = body.insertRow(), cell = more.insertCell();
+      more.className = "sample-more";
+      cell.colSpan = headings.length;
+      cell.appendChild(programBox(s[10]));
+      if (test) cell.appendChild(testBox(test));
     });
-    td.appendChild(table);
+    scroll.appendChild(table);
+    td.appendChild(scroll);
   }
 
   var element = function (id) { return document.getElementById(id); };
@@ -134,6 +205,17 @@
     element(id).addEventListener("change", apply);
   });
   element("filter-id").addEventListener("input", apply);
+
+  /* #problem=ID (the comparison page links here): that problem, opened. */
+  function follow() {
+    var hash = window.location.hash, prefix = "#problem=";
+    if (hash.slice(0, prefix.length) !== prefix) return;
+    var id;
+    try { id = decodeURIComponent(hash.slice(prefix.length)); } catch (e) { return; }
+    table.reveal(id);
+  }
+  window.addEventListener("hashchange", follow);
   table.update();
+  follow();
   document.body.dataset.ready = String(Math.round(performance.now()));
 })();

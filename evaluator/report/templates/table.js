@@ -47,6 +47,24 @@ PagedTable.prototype.turn = function (step) {
   this.render();
 };
 
+/* Show the row whose key is `key` opened, on its page, scrolled into view; false when no
+ * row shown has that key (filtered out, or none). */
+PagedTable.prototype.reveal = function (key) {
+  var o = this.o, index = -1;
+  for (var i = 0; i < this.visible.length; i++) {
+    if (o.key(this.visible[i]) === key) { index = i; break; }
+  }
+  if (index < 0) return false;
+  this.page = Math.floor(index / o.pageSize);
+  this.opened.add(key);
+  this.render();
+  var rows = o.table.tBodies[0].rows;
+  for (var j = 0; j < rows.length; j++) {
+    if (rows[j].dataset.key === key) { rows[j].scrollIntoView(); break; }
+  }
+  return true;
+};
+
 PagedTable.prototype.toggle = function (row) {
   var key = this.o.key(row);
   if (this.opened.has(key)) this.opened.delete(key); else this.opened.add(key);
@@ -109,8 +127,39 @@ function textCell(td, text, className) {
   if (className) td.className = className;
 }
 
+/* A share (0..1) as a percentage with one decimal, as every table shows it (pagedata.py
+ * renders the first page the same way). */
 function percent(value) {
   return value === null || value === undefined ? "-" : (100 * value).toFixed(1) + "%";
+}
+
+/* CPU seconds: "12.3 ms" below a second, else "1.04 s" (words.seconds in Python). */
+function seconds(value) {
+  if (value === null || value === undefined) return "-";
+  return value < 1 ? (1000 * value).toFixed(1) + " ms" : value.toFixed(2) + " s";
+}
+
+/* A row's first cell: the button that opens its detail, then its key (the problem id). */
+function toggleCell(row, td, table) {
+  var id = table.o.key(row), button = document.createElement("button"), open = table.opened.has(id);
+  button.className = "toggle";
+  button.type = "button";
+  button.textContent = open ? "\u25be" : "\u25b8";
+  button.setAttribute("aria-label", "samples of " + id);
+  button.setAttribute("aria-expanded", String(open));
+  button.addEventListener("click", function () { table.toggle(row); });
+  td.appendChild(button);
+  td.appendChild(document.createTextNode(id));
+  td.className = "c-id";
+}
+
+/* A verdict's coloured chip. */
+function chip(verdict, title) {
+  var span = document.createElement("span");
+  span.className = "chip " + verdictClass(verdict);
+  span.textContent = verdict;
+  if (title) span.title = title;
+  return span;
 }
 
 function fillSelect(select, values, labels) {
