@@ -206,11 +206,15 @@ def _lcb_metadata(record: dict[str, Any]) -> dict[str, Any]:
 
 def _tests_and_harness(
     record: dict[str, Any], func_name: str | None
-) -> tuple[list[TestCase], Harness]:
+) -> tuple[list[TestCase], Harness, int]:
+    """The tests (public first), their harness and how many are public."""
     tests: list[TestCase] = []
+    public = 0
     harness: Harness | None = None
     first_typed = ""  # where the deciding testtype came from, for the mixed-type message
     for name in ("public_test_cases", "private_test_cases"):
+        if name == "private_test_cases":
+            public = len(tests)
         for index, test in enumerate(decode_test_cases(record.get(name), name)):
             where = f"{name}[{index}]"
             texts = []
@@ -238,7 +242,7 @@ def _tests_and_harness(
                 )
     if harness is None:
         harness = Harness.FUNCTIONAL if func_name else Harness.STDIN
-    return tests, harness
+    return tests, harness, public
 
 
 def problem_from_lcb(
@@ -262,12 +266,13 @@ def _convert_lcb(record: dict[str, Any]) -> Problem:
     func_name = meta.get("func_name")
     if func_name is not None:
         func_name = expect_str(func_name, "metadata.func_name", non_empty=True)
-    tests, harness = _tests_and_harness(record, func_name)
+    tests, harness, public = _tests_and_harness(record, func_name)
     if harness is Harness.FUNCTIONAL and not func_name:
         raise InputError(
             "functional tests need 'func_name' in metadata", field="metadata.func_name"
         )
     facts = {key: record[key] for key in _LCB_METADATA_FIELDS if record.get(key) is not None}
+    facts["public_tests"] = public  # the report says whether a failing test was public
     return Problem(
         id=question_id,
         harness=harness,

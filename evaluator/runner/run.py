@@ -23,7 +23,7 @@ import random
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -98,7 +98,8 @@ def _stderr(line: str) -> None:
 
 
 class GradingRun:
-    """One grading run of the samples in ``samples_path`` against ``problems``.
+    """One grading run of the samples in ``samples_path`` against ``problems`` (or of
+    ``samples`` already read, of format ``samples_kind``, that ``samples_path`` names).
 
     Building it reads the samples and plans one :class:`Item` per sample (a problem
     ``bad_problems`` names is graded as ERROR without running). Then, in order:
@@ -123,6 +124,8 @@ class GradingRun:
         say: Callable[[str], None] = _stderr,
         problem_files: Sequence[str] = (),
         command: str | None = None,
+        samples: Mapping[str, Samples] | None = None,
+        samples_kind: str | None = None,
     ) -> None:
         self.samples_path = samples_path
         self.problem_files = list(problem_files)
@@ -133,11 +136,14 @@ class GradingRun:
         self.selection = selection
         self.bad_problems = list(bad_problems)
         self.say = say
-        try:
-            self.samples = read_samples(samples_path)
-            self.kind = _samples_kind(samples_path)
-        except InputError as exc:
-            raise RunError(str(exc)) from None
+        if samples is not None:  # already read (a service request): samples_path names them
+            self.samples, self.kind = dict(samples), samples_kind
+        else:
+            try:
+                self.samples = read_samples(samples_path)
+                self.kind = _samples_kind(samples_path)
+            except InputError as exc:
+                raise RunError(str(exc)) from None
         for skipped in bad_problems:
             say(f"warning: skipped a bad problem: {skipped.error}")
         self._broken = {b.problem_id: b for b in bad_problems if b.problem_id is not None}

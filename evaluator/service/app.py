@@ -288,6 +288,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/v1/ping", ping, methods=["GET"]),
         Route("/run_code", _endpoint(service, run_code), methods=["POST"]),
         Route("/submit", _endpoint(service, submit), methods=["POST"]),
+        Route("/grade", _endpoint(service, grade), methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.service = service

@@ -13,7 +13,12 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from evaluator.formats import InputError, problems_from_records, samples_from_records
+from evaluator.formats import (
+    InputError,
+    problems_from_records,
+    sample_format,
+    samples_from_records,
+)
 from evaluator.runner import GradeOptions, GradingRun, ProgramGrader, RunError
 from evaluator.sandbox import Isolation
 
@@ -66,14 +71,22 @@ def plan(body: Any) -> tuple[GradingRun, list[str]]:
     if not isinstance(body, dict):
         raise BadRequest(f"expected a JSON object, got {type(body).__name__}")
     options = options_from(body)
+    records = _records(body, "samples")
     try:
         problems = problems_from_records(_records(body, "problems"), source="problems")
-        samples = samples_from_records(_records(body, "samples"), source="samples")
+        samples = samples_from_records(records, source="samples")
     except InputError as exc:
         raise BadRequest(str(exc)) from None
     notes: list[str] = []
     try:
-        run = GradingRun(problems, samples, options, say=notes.append)
+        run = GradingRun(
+            problems,
+            "samples",
+            options,
+            say=notes.append,
+            samples=samples,
+            samples_kind=sample_format(records[0]) if records else None,
+        )
     except RunError as exc:
         raise BadRequest(str(exc)) from None
     return run, notes

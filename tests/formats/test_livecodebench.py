@@ -72,6 +72,7 @@ def test_stdin_problem_with_compressed_private_tests() -> None:
         "question_title": "A + B",
         "starter_code": "",
         "contest_id": "abc000",
+        "public_tests": 1,  # the first test is public, the other two private
     }
 
 

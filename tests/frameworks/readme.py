@@ -10,17 +10,20 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 SECTION = "## Use it in your RL code"
 
 
-def readme_snippet(first_line: str) -> str:
-    """The fenced code block of README's "Use it in your RL code" section whose first line is
-    ``first_line`` (a comment naming the snippet), without its fences."""
+def readme_snippet(first_line: str, section_title: str = SECTION) -> str:
+    """The fenced code block of README's section ``section_title`` (default: "Use it in your
+    RL code") whose first line is ``first_line`` (a comment naming the snippet), without its
+    fences."""
     text = README.read_text(encoding="utf-8")
-    start = text.index(SECTION)
-    end = text.find("\n## ", start + len(SECTION))
+    start = text.index(section_title)
+    end = text.find("\n## ", start + len(section_title))
     section = text[start : end if end != -1 else len(text)]
     for block in re.findall(r"```[a-z]*\n(.*?)```", section, flags=re.S):
         if block.splitlines()[0].strip() == first_line:
             return block
-    raise AssertionError(f"README.md has no snippet starting with {first_line!r} in {SECTION!r}")
+    raise AssertionError(
+        f"README.md has no snippet starting with {first_line!r} in {section_title!r}"
+    )
 
 
 def overrides(snippet: str) -> list[str]:

@@ -330,7 +330,7 @@ def test_samples_show_their_program_and_failing_test(demo_run, driver):
     assert len(test_box) == sum(d["verdict"] != "AC" for d in row["details"])
     head = test_box[0].find_element(By.TAG_NAME, "summary")
     assert head.text == (
-        f"failing test #{failing['test']} (public or private: not recorded): input "
+        f"failing test #{failing['test']} ({'public' if failing['public'] else 'private'}): input "
         f"{failing['input_chars']} characters, expected output {failing['output_chars']} characters"
     )
     head.click()

@@ -105,3 +105,24 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     answer = requests.post(f"{server.url}/run_code", json=body, timeout=60).json()
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
+
+
+def test_readmes_client_snippet(server, capsys):
+    from tests.frameworks.readme import readme_snippet
+
+    snippet = readme_snippet("# service: client", "## Use it as a service")
+    exec(compile(snippet.replace("http://127.0.0.1:8080", server.url), "README", "exec"), {})
+    assert capsys.readouterr().out == "RunStatus.Success cba\n"
+
+
+def test_readmes_start_lines_are_the_commands_options():
+    from click.testing import CliRunner
+
+    from evaluator.cli import main
+    from tests.frameworks.readme import readme_snippet
+
+    snippet = readme_snippet("# service: start", "## Use it as a service")
+    help_text = CliRunner().invoke(main, ["serve", "--help"]).output
+    for word in snippet.split():
+        if word.startswith("--"):
+            assert word in help_text, word

@@ -85,11 +85,15 @@ def test_verls_config_line_and_its_default_route(server):
     from verl.utils.reward_score import default_compute_score
     from verl.workers.config import SandboxFusionConfig
 
+    from tests.frameworks.readme import overrides, readme_snippet
+
+    [line] = overrides(readme_snippet("# service: verl", "## Use it as a service"))
+    assert line == "reward.sandbox_fusion.url=http://127.0.0.1:8080/run_code"
     url = f"{server.url}/run_code"
     schema = OmegaConf.load(Path(verl.__file__).parent / "trainer/config/reward/reward.yaml")
     config = OmegaConf.merge(
         OmegaConf.create({"reward": schema}),
-        OmegaConf.from_dotlist([f"reward.sandbox_fusion.url={url}"]),
+        OmegaConf.from_dotlist([line.replace("http://127.0.0.1:8080", server.url)]),
     )
     section = config.reward.sandbox_fusion
     assert section._target_ == "verl.workers.config.SandboxFusionConfig"

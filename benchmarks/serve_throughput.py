@@ -1,0 +1,235 @@
+"""The RL reward through ``mcevaluate serve``, side by side with the library, in one run.
+
+Workload: issue 24's RL reward (``speed/rl_reward.py``): two problems of 10 small tests (a
+stdin sum, a call-based ``evens``), ``--completions`` fenced answers to each (default 128:
+256 in all), half right, half wrong. Strategies, all on ``--workers`` fork servers:
+
+``verl-run-code``  verl 0.9.1's own ``sandbox_fusion.compute_score`` per completion,
+    pointed at the server's ``/run_code``: one HTTP request per test (2,560), verl's
+    wrapper script for call-based tests, a thread pool of 16 completions at once and verl's
+    semaphore of 64 requests, as its reward manager runs it. Its score is the share of tests
+    passed.
+``ours-batch``  one ``POST /grade`` holding both problems and every answer (binary: a
+    program stops at its first failing test).
+``ours-in-process``  a warm :class:`evaluator.CodeReward` (binary), called as TRL calls it.
+
+Every score is checked against what the completion is; a mismatch voids the run (exit 1).
+``--repeat K`` rounds, order rotated, medians. The overhead of the service is the batch
+endpoint's time over the library's (target: at most 1.2x), and per request (``/run_code``)
+the verl path's time over the library's, divided by its requests.
+
+Usage: ``python benchmarks/serve_throughput.py [--completions 128] [--workers 2]
+[--repeat 3] [--json PATH]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import requests
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "speed"))
+
+from rl_reward import TESTS, call_ours, columns, make_completions, make_tests  # noqa: E402
+
+from evaluator import CodeReward  # noqa: E402
+
+STRATEGIES = ["verl-run-code", "ours-batch", "ours-in-process"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """``mcevaluate serve`` in its own process, for the length of the benchmark."""
+
+    def __init__(self, workers: int) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.tmp = tempfile.mkdtemp(prefix="serve-bench-")
+        command = [sys.executable, "-m", "evaluator.cli", "serve", "--port", str(self.port)]
+        command += ["--workers", str(workers)]
+        self.log = open(os.path.join(self.tmp, "server.log"), "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            command,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "TMPDIR": self.tmp},
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(f"{self.url}/health", timeout=1).ok:
+                    return
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def close(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(60)
+        self.log.close()
+
+
+def ground_truth(tests, problem: str) -> str:
+    """verl's prime_code ground truth: inputs and outputs, and fn_name for call-based."""
+    inputs = [i for i, _ in tests[problem]]
+    outputs = [o for _, o in tests[problem]]
+    truth: dict[str, Any] = {"inputs": inputs, "outputs": outputs}
+    if problem == "evens":
+        truth["fn_name"] = "evens"
+    return json.dumps(truth)
+
+
+def run_verl(server: Server, completions, tests) -> list[float]:
+    from verl.utils.reward_score.sandbox_fusion import compute_score
+
+    semaphore = threading.Semaphore(64)
+    truths = {name: ground_truth(tests, name) for name in ("sum", "evens")}
+
+    def score(completion) -> float:
+        value, _ = compute_score(
+            f"{server.url}/run_code",
+            semaphore,
+            1024,
+            completion.text,
+            truths[completion.problem],
+            timeout=6,
+        )
+        return value
+
+    with ThreadPoolExecutor(16) as pool:
+        return list(pool.map(score, completions))
+
+
+def batch_body(completions, tests) -> dict[str, Any]:
+    problems = [
+        {
+            "id": "sum",
+            "harness": "stdin",
+            "tests": [{"input": i, "output": o} for i, o in tests["sum"]],
+        },
+        {
+            "id": "evens",
+            "harness": "functional",
+            "func_name": "evens",
+            "tests": [{"input": i, "output": o} for i, o in tests["evens"]],
+        },
+    ]
+    samples = [
+        {"question_id": name, "output_list": [c.text for c in completions if c.problem == name]}
+        for name in ("sum", "evens")
+    ]
+    return {"problems": problems, "samples": samples, "options": {"early_exit": True}}
+
+
+def run_batch(server: Server, completions, tests) -> list[float]:
+    reply = requests.post(f"{server.url}/grade", json=batch_body(completions, tests), timeout=600)
+    reply.raise_for_status()
+    graded = {row["question_id"]: list(row["graded_list"]) for row in reply.json()["results"]}
+    return [1.0 if graded[c.problem].pop(0) else 0.0 for c in completions]
+
+
+def expected(name: str, completion) -> float:
+    if name == "verl-run-code":
+        return completion.passes / TESTS
+    return 1.0 if completion.passes == TESTS else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--completions", type=int, default=128, help="per problem")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=24)
+    parser.add_argument("--json", help="write every figure here")
+    args = parser.parse_args(argv)
+    tests = make_tests(random.Random(args.seed))
+    completions = make_completions(args.completions, tests, args.seed)
+    cols = columns(completions, tests)
+    server = Server(args.workers)
+    reward = CodeReward(mode="binary", workers=args.workers)
+    runners = {
+        "verl-run-code": lambda: run_verl(server, completions, tests),
+        "ours-batch": lambda: run_batch(server, completions, tests),
+        "ours-in-process": lambda: call_ours(reward, completions, cols),
+    }
+    rows: dict[str, list[float]] = {name: [] for name in STRATEGIES}
+    void: dict[str, list[int]] = {}
+    try:
+        for name in STRATEGIES:  # warm-up: pools started, imports done
+            runners[name]()
+        for r in range(args.repeat):
+            for name in STRATEGIES[r % 3 :] + STRATEGIES[: r % 3]:
+                started = time.perf_counter()
+                got = runners[name]()
+                rows[name].append(time.perf_counter() - started)
+                bad = [i for i, (c, g) in enumerate(zip(completions, got, strict=True))
+                       if abs(g - expected(name, c)) > 1e-9]  # fmt: skip
+                if bad:
+                    void[name] = bad[:5]
+    finally:
+        reward.close()
+        server.close()
+    medians = {name: statistics.median(times) for name, times in rows.items()}
+    library = medians["ours-in-process"]
+    requests_made = len(completions) * TESTS
+    print(
+        f"{len(completions)} completions x {TESTS} tests, {args.workers} workers, "
+        f"{args.repeat} rounds (medians)"
+    )
+    print(f"{'strategy':18s} {'wall s':>8s} {'compl/s':>8s} {'x in-process':>13s}")
+    for name in STRATEGIES:
+        print(
+            f"{name:18s} {medians[name]:8.3f} {len(completions) / medians[name]:8.0f} "
+            f"{medians[name] / library:12.2f}x"
+        )
+    per_request = (medians["verl-run-code"] - library) / requests_made
+    batch_over = medians["ours-batch"] - library
+    print(
+        f"service overhead: /grade {1000 * batch_over:.0f} ms for the whole batch "
+        f"({medians['ours-batch'] / library:.2f}x the library; target <= 1.2x); "
+        f"/run_code {1000 * per_request:.2f} ms per request over the library "
+        f"({requests_made} requests)"
+    )
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "args": vars(args),
+                    "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+                    "rounds_s": rows,
+                    "median_s": medians,
+                    "batch_over_library": medians["ours-batch"] / library,
+                    "run_code_overhead_ms_per_request": 1000 * per_request,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
+    if void:
+        print(f"VOID: scores that do not match their completions: {void}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Our batch endpoint: one request grades a whole batch, with the CLI's own run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import requests
+
+from evaluator.data import DEMO_PROBLEMS, DEMO_SAMPLES
+from evaluator.formats import read_records
+
+
+def _records(path) -> list[dict]:
+    return [record for _, record in read_records(path)]
+
+
+def _verdicts(rows: list[dict]) -> dict:
+    return {
+        row["question_id"]: (
+            row["graded_list"],
+            [(d["verdict"], [t["verdict"] for t in d["tests"]]) for d in row["details"]],
+        )
+        for row in rows
+    }
+
+
+def test_grade_answers_what_mcevaluate_grade_writes(server, tmp_path):
+    body = {"problems": _records(DEMO_PROBLEMS), "samples": _records(DEMO_SAMPLES)}
+    reply = requests.post(f"{server.url}/grade", json=body, timeout=300)
+    assert reply.status_code == 200, reply.text
+    answer = reply.json()
+    out = tmp_path / "results.json"
+    command = [sys.executable, "-m", "evaluator.cli", "grade", "--problems", str(DEMO_PROBLEMS)]
+    command += ["--samples", str(DEMO_SAMPLES), "-o", str(out), "--workers", "2", "--quiet"]
+    subprocess.run(command, check=True, capture_output=True, timeout=300)
+    expected = json.loads(out.read_text())
+    assert _verdicts(answer["results"]) == _verdicts(expected)
+    assert answer["summary"]["samples"] == sum(len(r["graded_list"]) for r in expected)
+    assert {"AC", "WA", "RE", "TLE", "MLE"} <= set(answer["summary"]["verdicts"])
+
+
+def test_grade_options_and_every_test(server):
+    problem = {
+        "id": "add",
+        "harness": "stdin",
+        "tests": [{"input": f"{i} 1\n", "output": f"{i + 1}\n"} for i in range(3)],
+    }
+    samples = [
+        {"question_id": "add", "code_list": ["a, b = map(int, input().split())\nprint(a - b)"]}
+    ]
+    for early_exit, ran in ((True, ["WA", "SKIPPED", "SKIPPED"]), (False, ["WA", "WA", "WA"])):
+        body = {"problems": [problem], "samples": samples, "options": {"early_exit": early_exit}}
+        row = requests.post(f"{server.url}/grade", json=body, timeout=60).json()["results"][0]
+        assert [t["verdict"] for t in row["details"][0]["tests"]] == ran
+
+
+def test_grade_bad_bodies_say_where(server):
+    cases = [
+        ({"samples": []}, "missing field 'problems'"),
+        ({"problems": [{"id": "x"}], "samples": []}, "problems: record 1"),
+        (
+            {
+                "problems": [],
+                "samples": [{"question_id": "x", "code_list": []}],
+                "options": {"nope": 1},
+            },
+            "options.nope",
+        ),
+        ({"problems": [], "samples": [{"question_id": "x", "code_list": ["1"]}]}, "no samples"),
+    ]
+    for body, reason in cases:
+        reply = requests.post(f"{server.url}/grade", json=body, timeout=60)
+        assert reply.status_code == 400, body
+        assert reason in reply.json()["error"], reply.json()
