@@ -184,3 +184,27 @@ def test_importing_the_evaluator_does_not_import_torch():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# What the add-on may import of the evaluator: the package and its documented subpackages,
+# never a module inside them (their insides may move; their exports do not).
+PUBLIC_API = {
+    "evaluator",
+    "evaluator.problem",
+    "evaluator.formats",
+    "evaluator.generate",
+    "evaluator.lazy",
+    "evaluator.runner",
+    "evaluator.reward",
+    "evaluator.datasets",
+    "evaluator.report",
+}
+
+
+def test_the_add_on_imports_only_the_evaluators_public_api():
+    offenders = [
+        f"{where} imports {name}"
+        for where, name in _imports(ROOT / "trainer_addon")
+        if name.split(".")[0] == "evaluator" and name not in PUBLIC_API
+    ]
+    assert offenders == []

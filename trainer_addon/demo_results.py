@@ -48,7 +48,7 @@ def step_times(records: Sequence[dict]) -> dict[str, float]:
 def compare(base: dict[str, list[bool]], trained: dict[str, list[bool]]) -> dict[str, Any]:
     """pass@1 before and after, their paired difference with a 95% bootstrap interval over
     held-out problems and the sign-flip test's p (``evaluator.report.stats``)."""
-    from evaluator.report.stats import paired_bootstrap, sign_flip_test
+    from evaluator.report import paired_bootstrap, sign_flip_test
 
     ids = sorted(base)
     a = [sum(base[q]) / len(base[q]) for q in ids]

@@ -26,6 +26,7 @@ from evaluator.report.runs import (
     load_summary,
     run_from_rows,
 )
+from evaluator.report.stats import bootstrap_interval, paired_bootstrap, sign_flip_test
 
 __all__ = [
     "CompareError",
@@ -34,11 +35,14 @@ __all__ = [
     "ProblemRun",
     "Run",
     "Sample",
+    "bootstrap_interval",
     "compare_runs",
     "load_run",
     "load_summary",
+    "paired_bootstrap",
     "render_comparison",
     "render_report",
     "report_link",
     "run_from_rows",
+    "sign_flip_test",
 ]
