@@ -19,13 +19,7 @@
     return (value > 0 ? "+" : "") + text + " pp";
   }
 
-  var columns = [
-    { sort: function (r) { return r.id; },
-      cell: function (r, td, table) { toggleCell(r, td, table); } },
-    { sort: function (r) { return r.difficulty; },
-      cell: function (r, td) { textCell(td, r.difficulty, "c-difficulty"); } },
-    { sort: function (r) { return r.platform; },
-      cell: function (r, td) { textCell(td, r.platform, "c-platform"); } },
+  var columns = problemColumns().concat([
     { sort: function (r) { return r.a; }, cell: function (r, td) {
       textCell(td, percent(r.a) + " (" + r.aPassed + "/" + r.aSamples + ")", "num c-a"); } },
     { sort: function (r) { return r.b; }, cell: function (r, td) {
@@ -35,7 +29,7 @@
     } },
     { sort: function (r) { return r.outcome; },
       cell: function (r, td) { textCell(td, outcomeNames[r.outcome], "c-outcome"); } }
-  ];
+  ]);
 
   function verdictCell(tr, index) {
     var td = tr.insertCell();

@@ -99,13 +99,7 @@
     return box;
   }
 
-  var columns = [
-    { sort: function (r) { return r.id; },
-      cell: function (r, td, table) { toggleCell(r, td, table); } },
-    { sort: function (r) { return r.difficulty; },
-      cell: function (r, td) { textCell(td, r.difficulty, "c-difficulty"); } },
-    { sort: function (r) { return r.platform; },
-      cell: function (r, td) { textCell(td, r.platform, "c-platform"); } },
+  var columns = problemColumns().concat([
     { sort: function (r) { return r.date || null; },
       cell: function (r, td) { textCell(td, r.date.slice(0, 10), "c-date"); } },
     { sort: function (r) { return r.pass1; },
@@ -121,7 +115,7 @@
     } },
     { sort: function (r) { return r.cpu; },
       cell: function (r, td) { textCell(td, seconds(r.cpu), "num c-cpu"); } }
-  ];
+  ]);
 
   var headings = ["sample", "verdict", "tests passed", "failing test", "slowest CPU",
     "peak memory", "difference or error", "stdout", "stderr"];

@@ -153,6 +153,19 @@ function toggleCell(row, td, table) {
   td.className = "c-id";
 }
 
+/* The columns both pages' problem tables start with: the id (opens the row), difficulty and
+   platform. */
+function problemColumns() {
+  return [
+    { sort: function (r) { return r.id; },
+      cell: function (r, td, table) { toggleCell(r, td, table); } },
+    { sort: function (r) { return r.difficulty; },
+      cell: function (r, td) { textCell(td, r.difficulty, "c-difficulty"); } },
+    { sort: function (r) { return r.platform; },
+      cell: function (r, td) { textCell(td, r.platform, "c-platform"); } },
+  ];
+}
+
 /* A verdict's coloured chip. */
 function chip(verdict, title) {
   var span = document.createElement("span");
