@@ -5,7 +5,7 @@ Everything a user can get wrong in an input file surfaces as :class:`InputError`
 """
 
 from .errors import BadProblem, InputError
-from .extract import extract_code, strip_reasoning
+from .extract import extract_code, extract_program, strip_reasoning
 from .humaneval import problem_from_humaneval
 from .livecodebench import (
     Samples,
@@ -32,6 +32,7 @@ __all__ = [
     "decode_test_cases",
     "encode_private_tests",
     "extract_code",
+    "extract_program",
     "pass_at_k",
     "problem_from_humaneval",
     "problem_from_lcb",

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["extract_code", "strip_reasoning"]
+__all__ = ["extract_code", "extract_program", "strip_reasoning"]
 
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 # A fence line: optional indentation, three or more backticks, optional info string.
@@ -74,11 +74,12 @@ def _dedent(lines: list[str], indent: str) -> list[str]:
     ]
 
 
-def _fenced_blocks(text: str) -> list[list[str]]:
-    """All fenced blocks in order; an unterminated last block is included."""
-    blocks: list[list[str]] = []
+def _fenced_blocks(text: str) -> list[tuple[str, list[str]]]:
+    """All fenced blocks in order, each with its fence's info string; an unterminated last
+    block is included."""
+    blocks: list[tuple[str, list[str]]] = []
     current: list[str] | None = None
-    indent = ""
+    indent = opened_with = ""
     for line in text.split("\n"):
         fence = _FENCE.match(line.rstrip("\r"))
         if fence is None:
@@ -87,7 +88,7 @@ def _fenced_blocks(text: str) -> list[list[str]]:
             continue
         info = fence.group("info").strip()
         if current is not None:
-            blocks.append(_dedent(current, indent))
+            blocks.append((opened_with, _dedent(current, indent)))
             current = None
             if not info:
                 continue  # a plain closing fence
@@ -96,9 +97,9 @@ def _fenced_blocks(text: str) -> list[list[str]]:
         if "`" in info:
             continue
         current = []
-        indent = fence.group("indent")
+        indent, opened_with = fence.group("indent"), info
     if current is not None:
-        blocks.append(_dedent(current, indent))
+        blocks.append((opened_with, _dedent(current, indent)))
     return blocks
 
 
@@ -107,13 +108,25 @@ def extract_code(text: str) -> str | None:
 
     See the module docstring for the exact rule and its fallbacks. Never raises.
     """
+    return extract_program(text)[0]
+
+
+def extract_program(text: str) -> tuple[str | None, str | None]:
+    """``(code, tag)``: :func:`extract_code`'s program and its fence's language tag, lower
+    case (``"python"``, ``"cpp"``, ``"c++"``; None for a bare fence or no code). The tag is
+    what a caller maps to a language (:func:`evaluator.languages.language_for_fence`).
+    Never raises."""
     try:
         if not isinstance(text, str):
-            return None
+            return None, None
         blocks = _fenced_blocks(strip_reasoning(text))
         if not blocks:
-            return None
-        code = "\n".join(blocks[-1])
-        return code if code.strip() else None
+            return None, None
+        info, lines = blocks[-1]
+        code = "\n".join(lines)
+        if not code.strip():
+            return None, None
+        words = info.split()
+        return code, (words[0].lower() if words else None)
     except Exception:  # pragma: no cover - defensive: extraction must never break grading
-        return None
+        return None, None

@@ -294,13 +294,16 @@ class Samples:
 
     ``raw``: the texts are whole model answers, run ``extract_code`` on each before grading.
     ``continues_prompt``: the texts continue the problem's prompt (HumanEval ``completion``),
-    so the harness runs ``prompt + code``.
+    so the harness runs ``prompt + code``. ``language``: what the records' ``language`` field
+    says the programs are written in (a language name or fence tag, e.g. ``"cpp"``); None
+    leaves it to each answer's fence, else Python.
     """
 
     problem_id: str
     codes: list[str] = field(default_factory=list)
     raw: bool = False
     continues_prompt: bool = False
+    language: str | None = None
 
 
 def _string_list(value: Any, field_name: str) -> list[str]:
@@ -551,6 +554,8 @@ def _group_samples(
             if converter is None:
                 converter = _sample_converter(record)
             samples = converter(record)
+            if record.get("language") is not None:  # any format may say it
+                samples.language = expect_str(record["language"], "language", non_empty=True)
             known = grouped.get(samples.problem_id)
             if known is None:
                 grouped[samples.problem_id] = samples
@@ -559,6 +564,12 @@ def _group_samples(
                 raise InputError(
                     f"problem {samples.problem_id!r} mixes raw answers and code, or "
                     "completions and whole solutions, across records"
+                )
+            if known.language != samples.language:
+                raise InputError(
+                    f"problem {samples.problem_id!r} mixes languages across records "
+                    f"({known.language or 'unstated'} and {samples.language or 'unstated'})",
+                    field="language",
                 )
             known.codes.extend(samples.codes)
         except InputError as exc:

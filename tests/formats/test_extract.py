@@ -80,3 +80,15 @@ def test_tagged_fence_inside_open_block_starts_a_new_one() -> None:
 def test_inline_triple_backticks_are_not_fences() -> None:
     text = f"Use ```x``` like this:\n{block('print(1)')}"
     assert extract_code(text) == "print(1)"
+
+
+def test_extract_program_gives_the_last_fences_language_tag() -> None:
+    from evaluator.formats import extract_program
+
+    answer = "First:\n```python\nprint(1)\n```\nThen:\n```C++ (g++17)\nint main() {}\n```\n"
+    assert extract_program(answer) == ("int main() {}", "c++")
+    assert extract_program("```\nprint(2)\n```") == ("print(2)", None)
+    assert extract_program("no code here") == (None, None)
+    assert extract_program("```cpp\n   \n```") == (None, None)
+    # extract_code is the program alone, by the same rule
+    assert extract_code(answer) == "int main() {}"

@@ -369,3 +369,23 @@ def test_write_lcb_results_rejects_bad_items(tmp_path: Path) -> None:
         write_lcb_results(tmp_path / "r.json", [{"question_id": "q"}])
     with pytest.raises(ValueError, match="only bools"):
         write_lcb_results(tmp_path / "r.json", [{"question_id": "q", "graded_list": [1]}])
+
+
+def test_a_samples_language_field_is_read_and_kept_consistent() -> None:
+    from evaluator.formats import InputError, samples_from_records
+
+    got = samples_from_records(
+        [
+            {"question_id": "a", "code_list": ["int main() {}"], "language": "cpp"},
+            {"question_id": "a", "code_list": ["int main() { return 0; }"], "language": "cpp"},
+            {"question_id": "b", "code_list": ["print(1)"]},
+        ]
+    )
+    assert (got["a"].language, len(got["a"].codes), got["b"].language) == ("cpp", 2, None)
+    with pytest.raises(InputError, match="record 2: field 'language': problem 'a' mixes"):
+        samples_from_records(
+            [
+                {"question_id": "a", "code_list": ["x"], "language": "cpp"},
+                {"question_id": "a", "code_list": ["y"], "language": "python"},
+            ]
+        )
