@@ -22,6 +22,7 @@ class Verdict(StrEnum):
     MLE = "MLE"  # memory over the limit
     RE = "RE"  # runtime error: uncaught exception, non-zero exit, killed by a signal
     OLE = "OLE"  # output over the limit
+    CE = "CE"  # compile error: a compiled program could not be built (within its limits)
     ERROR = "ERROR"  # the problem, its tests or its judge are broken: not the program's fault
     SKIPPED = "SKIPPED"  # not run because early exit was asked for
 

@@ -50,6 +50,7 @@ def test_the_sandbox_imports_nothing_above_it():
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("model", ("evaluator.problem", "evaluator.lazy")),
     ("sandbox", ("evaluator.sandbox",)),
+    ("languages", ("evaluator.languages",)),
     (
         "records",
         (

@@ -47,6 +47,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from evaluator.formats.ours import problem_to_ours, rebuild_problem
+from evaluator.languages import BuildLimits
 from evaluator.problem import Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult
 from evaluator.runner.grading import TestResult
@@ -83,11 +84,22 @@ def _ray():
 def _options_to_wire(options: GradeOptions) -> dict[str, Any]:
     data = asdict(options)
     data["isolation"] = Isolation(options.isolation).value
+    if options.compile_flags is not None:  # any mapping: plain data on the wire
+        data["compile_flags"] = {
+            name: flags if isinstance(flags, str) else list(flags)
+            for name, flags in options.compile_flags.items()
+        }
     return data
 
 
 def _options_from_wire(data: dict[str, Any]) -> GradeOptions:
-    return GradeOptions(**{**data, "isolation": Isolation(data["isolation"])})
+    return GradeOptions(
+        **{
+            **data,
+            "isolation": Isolation(data["isolation"]),
+            "build_limits": BuildLimits(**data["build_limits"]),
+        }
+    )
 
 
 def _problem_from_wire(record: dict[str, Any]) -> Problem:
@@ -154,11 +166,21 @@ class GradingActor:
             "problems_decoded": self.decoded,
         }
 
-    async def grade_batch(self, problem: Any, codes: list[str | None]) -> list[_Wire]:
+    async def grade_batch(
+        self,
+        problem: Any,
+        codes: list[str | None],
+        languages: list[str | None] | None = None,
+    ) -> list[_Wire]:
         """Grade ``codes`` on ``problem`` (a record of our schema, or a one-item list holding
-        the object reference of one); results in order."""
+        the object reference of one), each in its language (None: all Python); results in
+        order."""
         graded = self._problem(problem)
-        running = [asyncio.wrap_future(self.grader.submit(graded, code)) for code in codes]
+        languages = languages or [None] * len(codes)
+        running = [
+            asyncio.wrap_future(self.grader.submit(graded, code, language))
+            for code, language in zip(codes, languages, strict=True)
+        ]
         return [_result_to_wire(result) for result in await asyncio.gather(*running)]
 
     def _problem(self, problem: Any) -> Problem:
@@ -187,6 +209,7 @@ class GradingActor:
 class _Batch:
     problem: Problem
     codes: list[str | None] = field(default_factory=list)
+    languages: list[str | None] = field(default_factory=list)
     futures: list[Future[GradeResult]] = field(default_factory=list)
     created: float = field(default_factory=time.monotonic)
     attempts: int = 0
@@ -324,7 +347,9 @@ class RayGrader:
         # the first actor's sandbox facts (Landlock ABI, seccomp...), as Grader.pool.info
         self.sandbox_info: dict[str, Any] = dict(infos[0]["sandbox"]) if infos else {}
 
-        self._queue: queue.SimpleQueue[tuple[Problem, str | None, Future[GradeResult]] | None]
+        self._queue: queue.SimpleQueue[
+            tuple[Problem, str | None, str | None, Future[GradeResult]] | None
+        ]
         self._queue = queue.SimpleQueue()
         self._closing = False
         self._lock = threading.Lock()
@@ -343,32 +368,35 @@ class RayGrader:
         """Handles of the live actors (for inspection, or to kill one in a test)."""
         return [slot.handle for slot in self._slots if slot.alive]
 
-    def submit(self, problem: Problem, code: str | None) -> Future[GradeResult]:
-        """Queue one program; the future resolves to its result. Never blocks (the caller
-        bounds what it submits; ``grade_many``/``imap`` do)."""
+    def submit(
+        self, problem: Problem, code: str | None, language: str | None = None
+    ) -> Future[GradeResult]:
+        """Queue one program (in ``language``; None: Python); the future resolves to its
+        result. Never blocks (the caller bounds what it submits; ``grade_many``/``imap``
+        do)."""
         future: Future[GradeResult] = Future()
         with self._lock:
             if self._closing:
                 raise RuntimeError("this RayGrader is closed")
-            self._queue.put((problem, code, future))
+            self._queue.put((problem, code, language, future))
         return future
 
-    def grade(self, problem: Problem, code: str | None) -> GradeResult:
-        return self.submit(problem, code).result()
+    def grade(self, problem: Problem, code: str | None, language: str | None = None) -> GradeResult:
+        return self.submit(problem, code, language).result()
 
     def imap(
         self,
-        items: Iterable[tuple[Problem, str | None]],
+        items: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
         progress: Callable[[GradeResult], None] | None = None,
     ) -> Iterator[GradeResult]:
         """Results in input order, as they become available; ``items`` is read lazily and at
         most ``max_pending`` programs are unfinished at a time. ``progress`` is called as
         each result completes (any order, from the dispatcher thread)."""
         window: collections.deque[Future[GradeResult]] = collections.deque()
-        for problem, code in items:
+        for item in items:
             if len(window) >= self.max_pending:
                 yield window.popleft().result()
-            future = self.submit(problem, code)
+            future = self.submit(*item)
             if progress is not None:
                 future.add_done_callback(lambda f: progress(f.result()))
             window.append(future)
@@ -377,7 +405,7 @@ class RayGrader:
 
     def grade_many(
         self,
-        items: Iterable[tuple[Problem, str | None]],
+        items: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
         progress: Callable[[GradeResult], None] | None = None,
     ) -> list[GradeResult]:
         """Grade on the cluster; results in input order (as :meth:`Grader.grade_many`)."""
@@ -505,11 +533,12 @@ class RayGrader:
                     if entry is None:
                         stopping = True
                         continue
-                    problem, code, future = entry
+                    problem, code, language, future = entry
                     batch = open_batches.get(id(problem))
                     if batch is None:
                         batch = open_batches[id(problem)] = _Batch(problem)
                     batch.codes.append(code)
+                    batch.languages.append(language)
                     batch.futures.append(future)
                     if len(batch.codes) >= self.batch_size:
                         ready.append(open_batches.pop(id(problem)))
@@ -528,7 +557,11 @@ class RayGrader:
                         continue
                     batch = ready.popleft()
                     batch.attempts += 1
-                    ref = slot.handle.grade_batch.remote(self._wire_problem(batch), batch.codes)
+                    # languages only when one is named: Python batches travel as before
+                    named = batch.languages if any(batch.languages) else None
+                    args = [self._wire_problem(batch), batch.codes]
+                    # (an actor class written for Python batches keeps its signature)
+                    ref = slot.handle.grade_batch.remote(*args, *([named] if named else []))
                     slot.in_flight += 1
                     in_flight[ref] = (batch, slot)
                 if stopping and not in_flight and not ready and not open_batches:

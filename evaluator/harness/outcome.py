@@ -24,6 +24,8 @@ def failure(run: RunResult) -> tuple[Verdict, str] | None:
         return Verdict.ERROR, "the sandbox worker died three times running this test"
     if run.status == "bad_input":
         return Verdict.ERROR, f"broken test: {_short(run.exception)}"
+    if run.status == "not_started":
+        return Verdict.ERROR, f"the sandbox could not start the program: {_short(run.exception)}"
     if run.limit is not None:
         return _BY_LIMIT.get(run.limit, Verdict.ERROR), _limit_message(run)
     if run.status == "compile":

@@ -43,6 +43,8 @@ from evaluator.judges.checker import (
 from evaluator.judges.floats import DEFAULT_ABS_TOL, DEFAULT_REL_TOL, validate_tolerances
 from evaluator.judges.returned import judge_return
 from evaluator.judges.stdout import judge_stdout
+from evaluator.languages import Build, BuildLimits, Language, get_language
+from evaluator.languages.builds import Builder
 from evaluator.problem import (
     DEFAULT_MEMORY_LIMIT,
     DEFAULT_TIME_LIMIT,
@@ -50,7 +52,15 @@ from evaluator.problem import (
     Problem,
     Verdict,
 )
-from evaluator.sandbox import Isolation, JobResult, Limits, ProfileError, RunResult, SandboxPool
+from evaluator.sandbox import (
+    Isolation,
+    Job,
+    JobResult,
+    Limits,
+    ProfileError,
+    RunResult,
+    SandboxPool,
+)
 from evaluator.sandbox.environments import environment_for
 from evaluator.sandbox.pool import WorkerDied
 
@@ -192,6 +202,17 @@ class GradeOptions:
     # RL rewards may tighten it (a sleeping or starved program then costs less wall time).
     wall_factor: float | None = None
     wall_slack: float = 1.0
+    # Compiled languages (evaluator.languages): flags by language name ({"cpp": "-std=c++20
+    # -O2"} or a list) that replace a problem's own ("cpp_flags" in its metadata) and the
+    # language's defaults; and what one build may use (past it, a CE).
+    compile_flags: Mapping[str, Sequence[str] | str] | None = None
+    build_limits: BuildLimits = field(default_factory=BuildLimits)
+
+    def flags_for(self, language: Language, problem: Problem) -> tuple[str, ...]:
+        """The build flags of ``language`` on ``problem`` (``ValueError`` if they are not
+        text)."""
+        override = (self.compile_flags or {}).get(language.name)
+        return language.flags(problem.metadata, override)
 
     def limits_for(self, problem: Problem) -> Limits:
         cpu = problem.time_limit or self.time_limit
@@ -292,6 +313,7 @@ class Grader:
         workers: int | None = None,
         profile: str = "default",
         checker_pool: SandboxPool | None = None,
+        precompiled_headers: bool = True,
     ) -> None:
         self.options = options or GradeOptions()
         self._own_pool = pool is None
@@ -303,6 +325,10 @@ class Grader:
         self._own_checker_pool = checker_pool is None
         self._profile = profile
         self._lock = threading.Lock()
+        # Compiled languages' builds (evaluator.languages.builds), started on first use; a
+        # language's prepared work (C++'s precompiled header) with ``precompiled_headers``.
+        self._builder: Builder | None = None
+        self._prepare_builds = precompiled_headers
 
     @property
     def capacity(self) -> int:
@@ -317,9 +343,39 @@ class Grader:
                 self._checker_pool = SandboxPool(workers=1, profile=self._profile)
             return self._checker_pool
 
-    def submit(self, problem: Problem, code: str | None) -> Future[GradeResult]:
-        """Start grading; ``code`` None means the model gave no code (a WA, not a crash)."""
+    @property
+    def builder(self) -> Builder:
+        """Where compiled languages' programs are built: as many at once as the pool has
+        workers, each source once (started on first use)."""
+        with self._lock:
+            if self._builder is None:
+                self._builder = Builder(
+                    self.pool.size, self.options.build_limits, prepare=self._prepare_builds
+                )
+            return self._builder
+
+    def submit(
+        self, problem: Problem, code: str | None, language: str | None = None
+    ) -> Future[GradeResult]:
+        """Start grading; ``code`` None means the model gave no code (a WA, not a crash).
+        ``language``: the program's (a name or code-fence tag of :mod:`evaluator.languages`,
+        ``"cpp"``); None: Python."""
         outcome: Future[GradeResult] = Future()
+        if language is not None or problem.metadata.get("languages") is not None:
+            try:
+                chosen = get_language(language)
+                refused = _refused_language(problem, chosen)
+            except ValueError as exc:  # an unknown language, or the problem names one
+                outcome.set_result(
+                    GradeResult(problem.id, Verdict.ERROR, message=clean_message(exc))
+                )
+                return outcome
+            if refused is not None:
+                outcome.set_result(refused)
+                return outcome
+            if chosen.compiled:
+                self._submit_built(problem, code, chosen, outcome)
+                return outcome
         early = _early_result(problem, code)
         if early is not None:
             outcome.set_result(early)
@@ -340,6 +396,58 @@ class Grader:
             reason = f"cannot grade this problem: {describe_failure(exc)}"
             outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=reason))
             return outcome
+        self._run(problem, judging, job, outcome)
+        return outcome
+
+    def _submit_built(
+        self, problem: Problem, code: str | None, language: Language, outcome: Future[GradeResult]
+    ) -> None:
+        """A compiled language's program: built once (a CE when it does not build), then its
+        binary run on every test as a Python program's job would be, judged alike."""
+        early = _early_result(problem, code, check_text=False)  # the build says if it is text
+        if early is None and problem.harness is not Harness.STDIN:
+            why = (
+                f"{language.name} programs are graded on stdin problems only, not {problem.harness}"
+            )
+            early = GradeResult(problem.id, Verdict.ERROR, message=why)
+        if early is not None:
+            outcome.set_result(early)
+            return
+        assert code is not None
+        try:
+            judging = _Judging(problem, self.options)
+            flags = self.options.flags_for(language, problem)
+            limits = self.options.limits_for(problem)
+            building = self.builder.submit(language, code, flags)
+        except ValueError as exc:  # a broken judge spec, or flags that are not text
+            outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=clean_message(exc)))
+            return
+        except OSError as exc:  # no toolchain on this machine
+            reason = f"cannot build {language.name} programs here: {describe_failure(exc)}"
+            outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=reason))
+            return
+
+        def built(done: Future[Build]) -> None:
+            try:
+                build = done.result()
+            except Exception as exc:  # noqa: BLE001 - the toolchain, not the program
+                reason = f"cannot build {language.name} programs here: {describe_failure(exc)}"
+                outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=reason))
+                return
+            if not build.ok:
+                outcome.set_result(_compile_error(problem, build))
+                return
+            try:
+                job = stdio.build_program_job(problem, build, language, limits)
+                self._run(problem, judging, job, outcome)
+            except BaseException as exc:  # noqa: BLE001 - e.g. a closed pool: the caller's
+                outcome.set_exception(exc)
+
+        building.add_done_callback(built)
+
+    def _run(self, problem: Problem, judging: _Judging, job: Job, outcome: Future[GradeResult]):
+        """Run ``job`` in the pool and set ``outcome`` from its runs' verdicts (checkers
+        asked after the run, never blocking a pool thread)."""
         verdicts: dict[int, Outcome] = {}
         on_result = _stop_at_failure(judging, verdicts) if self.options.early_exit else None
         running = self.pool.submit(job, on_result)
@@ -374,25 +482,27 @@ class Grader:
             return self.checker_pool
 
         running.add_done_callback(finish)
-        return outcome
 
-    def grade(self, problem: Problem, code: str | None) -> GradeResult:
-        return self.submit(problem, code).result()
+    def grade(self, problem: Problem, code: str | None, language: str | None = None) -> GradeResult:
+        return self.submit(problem, code, language).result()
 
     def grade_many(
         self,
-        items: Iterable[tuple[Problem, str | None]],
+        items: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
         progress: Callable[[GradeResult], None] | None = None,
     ) -> list[GradeResult]:
         """Grade in parallel; results come back in input order. ``progress`` is called as each
-        result completes (from a pool thread)."""
-        futures = [self.submit(problem, code) for problem, code in items]
+        result completes (from a pool thread). Items are ``(problem, code)`` or
+        ``(problem, code, language)``."""
+        futures = [self.submit(*item) for item in items]
         if progress is not None:
             for future in futures:
                 future.add_done_callback(lambda f: progress(f.result()))
         return [future.result() for future in futures]
 
     def close(self) -> None:
+        if self._builder is not None:  # first: finished builds still queue their jobs
+            self._builder.close()
         if self._own_pool:
             self.pool.close()
         if self._own_checker_pool and self._checker_pool is not None:
@@ -442,7 +552,35 @@ def _unsendable(problem: Problem) -> str | None:
     return None
 
 
-def _early_result(problem: Problem, code: str | None) -> GradeResult | None:
+def _refused_language(problem: Problem, language: Language) -> GradeResult | None:
+    """A CE when the problem accepts only other languages (``metadata["languages"]``, a
+    list of names); ``ValueError`` when that list is not one of known languages."""
+    allowed = problem.metadata.get("languages")
+    if allowed is None:
+        return None
+    if isinstance(allowed, str) or not isinstance(allowed, list | tuple):
+        raise ValueError(f"the problem's languages must be a list of names, not {allowed!r}")
+    names = [get_language(name).name for name in allowed]
+    if language.name in names:
+        return None
+    message = f"this problem accepts {', '.join(names) or 'no'} programs, not {language.name}"
+    tests = [TestResult(Verdict.CE, message=message) for _ in range(max(len(problem.tests), 1))]
+    return GradeResult(problem.id, Verdict.CE, tests, message=message)
+
+
+def _compile_error(problem: Problem, build: Build) -> GradeResult:
+    """The result of a program that did not build: every test a CE saying why (the
+    compiler's first error, or the limit it ran into); the first keeps the start of the
+    compiler's diagnostics, where the first error is."""
+    message = clean_message(build.message or "compilation failed")
+    tests = [TestResult(Verdict.CE, message=message) for _ in problem.tests]
+    tests[0].stderr = excerpt(build.output.encode("utf-8", "replace"))
+    return GradeResult(problem.id, Verdict.CE, tests, message=message)
+
+
+def _early_result(
+    problem: Problem, code: str | None, check_text: bool = True
+) -> GradeResult | None:
     if not problem.tests:
         return GradeResult(problem.id, Verdict.ERROR, message="the problem has no tests")
     unsendable = _unsendable(problem)
@@ -455,7 +593,7 @@ def _early_result(problem: Problem, code: str | None) -> GradeResult | None:
     if code is None or not code.strip():
         tests = [TestResult(Verdict.WA, message="no code") for _ in problem.tests]
         return GradeResult(problem.id, Verdict.WA, tests, message="no code in the answer")
-    why = _not_text(code)
+    why = _not_text(code) if check_text else None
     if why is not None:  # what a plain run says of a source file that is not UTF-8
         message = clean_message(f"SyntaxError: the program is not UTF-8 text: {why}")
         count = 1 if problem.harness is Harness.ASSERTION else len(problem.tests)
@@ -538,10 +676,15 @@ def _collect(problem: Problem, job: JobResult, verdicts: dict[int, Outcome]) -> 
     return GradeResult(problem.id, failed.verdict, tests, message=failed.message)
 
 
-def grade(problem: Problem, code: str | None, options: GradeOptions | None = None) -> GradeResult:
+def grade(
+    problem: Problem,
+    code: str | None,
+    options: GradeOptions | None = None,
+    language: str | None = None,
+) -> GradeResult:
     """Grade one program on one problem with a short-lived single-worker pool."""
-    with Grader(options, workers=1) as grader:
-        return grader.grade(problem, code)
+    with Grader(options, workers=1, precompiled_headers=False) as grader:
+        return grader.grade(problem, code, language)
 
 
 def grade_many(

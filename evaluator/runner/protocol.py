@@ -28,21 +28,26 @@ class ProgramGrader(Protocol):
         """How many programs it runs at once (callers size their queues by it)."""
         ...
 
-    def submit(self, problem: Problem, code: str | None) -> Future[GradeResult]:
-        """Start grading one program (``code`` None: the answer held no code); never blocks
-        for long. The future raises only when the grading machinery itself failed."""
+    def submit(
+        self, problem: Problem, code: str | None, language: str | None = None
+    ) -> Future[GradeResult]:
+        """Start grading one program (``code`` None: the answer held no code) written in
+        ``language`` (a name or code-fence tag of :mod:`evaluator.languages`; None:
+        Python); never blocks for long. The future raises only when the grading machinery
+        itself failed."""
         ...
 
-    def grade(self, problem: Problem, code: str | None) -> GradeResult:
+    def grade(self, problem: Problem, code: str | None, language: str | None = None) -> GradeResult:
         """Grade one program and wait for its result."""
         ...
 
     def grade_many(
         self,
-        items: Iterable[tuple[Problem, str | None]],
+        items: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
         progress: Callable[[GradeResult], None] | None = None,
     ) -> list[GradeResult]:
-        """Grade in parallel; results in input order; ``progress`` per finished result."""
+        """Grade in parallel (items: ``(problem, code)`` or ``(problem, code, language)``);
+        results in input order; ``progress`` per finished result."""
         ...
 
     def close(self) -> None:

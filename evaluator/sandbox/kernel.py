@@ -166,6 +166,18 @@ def load_seccomp_bpf(program: SeccompProgram) -> None:
     _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, program.ref, 0, 0), "prctl(SECCOMP)")
 
 
+PR_SET_SECUREBITS = 28
+# SECBIT_NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED and NO_CAP_AMBIENT_RAISE, each locked: an
+# exec by uid 0 then gains no capabilities (the kernel's "root gets every capability" rule off)
+_SECUREBITS_NO_ROOT = 0xEF
+
+
+def set_securebits_no_root() -> None:
+    """Before an exec as uid 0: the new program gets no capabilities back (needs
+    CAP_SETPCAP, so call it before :func:`drop_capabilities`)."""
+    _check(_libc.prctl(PR_SET_SECUREBITS, _SECUREBITS_NO_ROOT, 0, 0, 0), "prctl(SECUREBITS)")
+
+
 _CAP_HEADER = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
 _CAP_DATA = (ctypes.c_uint32 * 6)()  # two zeroed __user_cap_data_struct
 
@@ -245,3 +257,26 @@ def unshare_network() -> bool:
     if ctypes.get_errno() in (errno.EPERM, errno.EINVAL, errno.ENOSYS):
         return False
     raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNET)")
+
+
+_SYS_EXECVEAT = {"x86_64": 322, "aarch64": 281}.get(_MACHINE)
+AT_EMPTY_PATH = 0x1000
+# Where a child that runs a program file holds it for its exec: close-on-exec, so the program
+# finds fd 3 free (its first open() gets it, as in a plain run); the exec variant of a seccomp
+# filter allows execveat on this descriptor only.
+PROGRAM_FD = 3
+
+
+def execveat(fd: int, argv: list[str], env: dict[str, str]) -> None:
+    """Replace this process by the program file open on ``fd`` (``execveat(fd, "", argv,
+    envp, AT_EMPTY_PATH)``: the one exec a sandbox profile allows, see
+    :func:`evaluator.sandbox.profile.exec_variant`). Returns only by raising ``OSError``."""
+    if _SYS_EXECVEAT is None:
+        raise OSError(errno.ENOSYS, f"execveat: no syscall number for {_MACHINE}")
+    args = [a.encode("utf-8", "surrogateescape") for a in argv]
+    envs = [f"{k}={v}".encode("utf-8", "surrogateescape") for k, v in env.items()]
+    argv_c = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+    env_c = (ctypes.c_char_p * (len(envs) + 1))(*envs, None)
+    _libc.syscall(ctypes.c_long(_SYS_EXECVEAT), fd, b"", argv_c, env_c, AT_EMPTY_PATH)
+    err = ctypes.get_errno()
+    raise OSError(err, f"execveat: {os.strerror(err)}")

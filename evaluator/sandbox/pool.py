@@ -130,7 +130,10 @@ class _Worker:
         wire["early_exit"] = on_result is not None
         stopped = False
         try:
-            write_frames(self.to_server, json.dumps(wire).encode())
+            frames = [json.dumps(wire).encode()]
+            if job.executable is not None:  # raw bytes in a frame of their own, not in JSON
+                frames.append(job.executable)
+            write_frames(self.to_server, *frames)
             while True:
                 header = self.frames.read_frame()
                 if header is None:

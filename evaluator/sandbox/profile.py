@@ -50,15 +50,18 @@ class Profile:
         this kernel (without Landlock, the filter also forbids opening files for writing)."""
         from evaluator.sandbox.kernel import landlock_abi
 
-        bpf = None
+        bpf = exec_bpf = None
         if self.seccomp is not None:
             spec = self.seccomp
             if self.landlock and landlock_abi() == 0:
                 spec = _without_landlock(spec)
             bpf = base64.b64encode(compile_seccomp(spec, where=self.path)).decode()
+            exec_spec = exec_variant(spec)
+            exec_bpf = base64.b64encode(compile_seccomp(exec_spec, where=self.path)).decode()
         return {
             "name": self.name,
             "seccomp_bpf": bpf,
+            "seccomp_exec_bpf": exec_bpf,
             "readable": readable_paths() if self.landlock else [],
             "landlock": self.landlock,
             "network_namespace": self.network_namespace,
@@ -149,6 +152,32 @@ def compile_seccomp(spec: dict[str, Any], where: str = "profile") -> bytes:
         flt.export_bpf(out)
         out.seek(0)
         return out.read()
+
+
+def exec_variant(spec: dict[str, Any]) -> dict[str, Any]:
+    """The filter of a child that runs a program file (``Job.executable``): the profile's
+    rules, but ``execveat`` of the descriptor the harness holds the file on
+    (:data:`~evaluator.sandbox.kernel.PROGRAM_FD`, with ``AT_EMPTY_PATH``) allowed: the one
+    exec that starts the program. Every other exec stays as the profile says. The file is
+    close-on-exec, so the program cannot exec it again; exec'ing another file it opened
+    there gains nothing (the filter, Landlock, the limits and no_new_privs outlive an exec,
+    and native code can already make every call they allow)."""
+    from evaluator.sandbox.kernel import AT_EMPTY_PATH, PROGRAM_FD
+
+    rules = []
+    for rule in spec.get("rules", []):
+        names = [name for name in rule.get("syscalls", []) if name != "execveat"]
+        if names:
+            rules.append({**rule, "syscalls": names})
+    fd = {"index": 0, "op": "eq", "value": PROGRAM_FD}
+    flags = {"index": 4, "op": "eq", "value": AT_EMPTY_PATH}
+    if spec.get("default_action", "allow") == "allow":  # refuse every other execveat
+        for arg in (fd, flags):
+            refused = {**arg, "op": "ne"}
+            rules.append({"action": "errno:EPERM", "syscalls": ["execveat"], "args": [refused]})
+    else:  # a list of what is allowed: add this one call
+        rules.append({"action": "allow", "syscalls": ["execveat"], "args": [fd, flags]})
+    return {**spec, "rules": rules}
 
 
 def _without_landlock(spec: dict[str, Any]) -> dict[str, Any]:

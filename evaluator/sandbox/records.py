@@ -32,6 +32,9 @@ class Mode(StrEnum):
     ASSERTION = "assertion"  # exec program + tests, then check(entry_point)
 
 
+PROGRAM_DATA_FACTOR = 16  # an executed program's RLIMIT_DATA, in memory limits (see Limits)
+
+
 class LimitHit(StrEnum):
     CPU = "cpu"
     WALL = "wall"
@@ -50,10 +53,20 @@ class Limits:
     output_bytes: int = 64 << 20  # stdout and stderr each (RLIMIT_FSIZE on their memfds)
     open_files: int = 64
     stack_mb: int = 1024  # main-thread stack (deep recursion works)
+    # An executed program file (``Job.executable``) is held to ``memory_mb`` of resident
+    # memory (its peak RSS, as a judge counts it), its stack may grow as far, and its
+    # RLIMIT_DATA is only a backstop on virtual memory: this many MB (None: 16 x memory_mb).
+    data_mb: int | None = None
 
     @property
     def effective_wall_time(self) -> float:
         return self.wall_time if self.wall_time is not None else 2 * self.cpu_time + 1.0
+
+    @property
+    def program_data_mb(self) -> int:
+        """An executed program's virtual backstop: room for what it reserves and never
+        touches (``reserve``, static arrays, each thread's stack of ``memory_mb``)."""
+        return self.data_mb if self.data_mb is not None else PROGRAM_DATA_FACTOR * self.memory_mb
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -80,8 +93,25 @@ class Job:
     # candidate cannot fake their report. ``None``: ``code`` already holds the tests.
     tests_code: str | None = None
     support_code: str = ""
+    # A program file to execute instead of Python ``code`` (a compiled binary: its bytes),
+    # started as ``argv`` on each test's input, a fresh process per test (see
+    # :mod:`evaluator.sandbox.template`). ``mode`` must be STDIN; ``code`` is not run.
+    executable: bytes | None = None
+    argv: list[str] = field(default_factory=lambda: ["./program"])
 
     def to_wire(self) -> dict[str, Any]:
+        """The job's JSON for the fork server; an executable travels as a frame of its own
+        after it (``executable`` says so here)."""
+        if self.executable is not None:
+            return {
+                "code": "",
+                "inputs": self.inputs,
+                "mode": str(Mode.STDIN),
+                "limits": {**self.limits.to_dict(), "data_mb": self.limits.program_data_mb},
+                "isolation": str(Isolation.TEST),
+                "executable": True,
+                "argv": list(self.argv),
+            }
         return {
             "tests_code": self.tests_code,
             "support_code": self.support_code,
@@ -102,7 +132,8 @@ class RunResult:
     finished, or the function returned), ``exit`` (SystemExit), ``exception`` (uncaught
     exception ``exception`` named), ``compile`` (syntax error), ``lost`` (the child died
     without reporting: see ``signal``/``exit_code``), ``error`` (the harness or encoder broke,
-    e.g. a return value that is not plain data)."""
+    e.g. a return value that is not plain data), ``not_started`` (a program file the sandbox
+    could not execute: ``exception`` says why)."""
 
     status: str
     exit_code: int | None = None

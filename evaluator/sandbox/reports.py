@@ -28,6 +28,7 @@ STATUSES = (
     "unsplittable",
     "program_gone",
     "worker_died",
+    "not_started",  # a program file the sandbox could not execute (a noexec mount, say)
 )
 LIMITS = (None, "cpu", "wall", "memory", "output")
 _STATUS = {name: code for code, name in enumerate(STATUSES)}

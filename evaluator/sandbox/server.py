@@ -85,10 +85,12 @@ class _Child:
         "buffer",
         "clock",
         "brief_fd",
+        "statm",
     )
 
     def __init__(self, pid: int, status_r: int, ctrl_w: int | None, key: bytes, brief_fd: int):
         self.pid, self.status_r, self.ctrl_w, self.key = pid, status_r, ctrl_w, key
+        self.statm: int | None = None  # /proc/<pid>/statm, for a child held to resident memory
         self.brief_fd = brief_fd  # the server's copy, back to the spares once the child is gone
         self.pidfd = os.pidfd_open(pid)
         self.poller = select.poll()
@@ -108,6 +110,18 @@ class _Child:
         except OSError:
             return 0.0
 
+    def watch_resident(self) -> None:
+        """Open the child's ``statm`` now, once: it reads the process's memory whatever it
+        executes later."""
+        self.statm = os.open(f"/proc/{self.pid}/statm", os.O_RDONLY | os.O_CLOEXEC)
+
+    def resident(self) -> int:
+        """Bytes of the child's resident memory now (its RSS); 0 once it is gone."""
+        try:
+            return int(os.pread(self.statm, 128, 0).split()[1]) * _PAGE  # type: ignore[arg-type]
+        except (OSError, IndexError, ValueError):
+            return 0
+
 
 class Server:
     def __init__(
@@ -122,6 +136,8 @@ class Server:
         self.tmp_root: str = config["tmp_root"]
         self.run_dir = os.path.join(self.tmp_root, "run")  # reused, emptied after each child
         self.script = os.path.join(self.run_dir, harness.SOURCE_NAME)  # the code's file name
+        # where a program file's job puts its file, read-only to its children (template.py)
+        self.program_path = os.path.join(self.tmp_root, template.PROGRAM_DIR, PROGRAM_NAME)
         self.info: dict[str, Any] = {"pid": os.getpid(), "profile": config["profile"].get("name")}
         self.info.update(template_info)
         self.template_pid: int = template_info["template_pid"]
@@ -147,7 +163,14 @@ class Server:
         while (frame := self.requests.read_frame()) is not None:
             if frame == STOP:  # for a job already done: it stopped on its own
                 continue
-            self.run_job(json.loads(frame))
+            job = json.loads(frame)
+            if job.get("executable"):  # its file's bytes come in the next frame
+                binary = self.requests.read_frame()
+                if binary is None:
+                    break
+                self.run_program(job, binary)
+            else:
+                self.run_job(job)
             if self._reap_orphans():  # a descendant outlived its child: it may hold memfds
                 self._drop_spare_memfds()
         if self.heavy_link is not None:
@@ -160,6 +183,44 @@ class Server:
     def run_job(self, job: dict[str, Any]) -> None:
         job["heavy"] = bool(self.heavy_pattern and self.heavy_pattern.search(job["code"]))
         self._run_job(job)
+
+    def run_program(self, job: dict[str, Any], binary: bytes) -> None:
+        """A program file's job (``Job.executable``, a compiled binary): the file staged once
+        for the job, read-only to its children; a fresh child per test executes it (a
+        program runs once per input, whatever the isolation) with the test's input on fd 0.
+        The verdict comes from the kernel: the exit status ``wait4`` gives and what it wrote."""
+        executable = self._stage_program(binary)
+        fds = self._take_memfds(3)
+        try:
+            for text in job["inputs"]:
+                frames = self._run_test(job, fds, text, executable)
+                if frames is None:  # the pool asked to stop: this test is skipped
+                    break
+                self._send_result(*frames)
+                if job.get("early_exit") and self._stop_asked():
+                    break
+        finally:
+            os.close(executable)
+            self._give_memfds(fds)
+            os.unlink(self.program_path)  # no later job may find it
+        write_frames(self.resp_fd, DONE)
+
+    def _stage_program(self, binary: bytes) -> int:
+        """Write the job's program file (owner read and execute only) and open it for the
+        children's exec; the descriptor. Runs after every child of the last job is reaped."""
+        try:
+            os.unlink(self.program_path)  # a job cut short by a crash left it
+        except FileNotFoundError:
+            pass
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+        fd = os.open(self.program_path, flags, 0o500)
+        try:
+            view = memoryview(binary)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)  # closed before any exec: an open writer makes it ETXTBSY
+        return os.open(self.program_path, os.O_RDONLY | os.O_CLOEXEC)
 
     def _run_job(self, job: dict[str, Any]) -> None:
         # Compiled once here; each child gets the code object marshalled in its brief (a
@@ -208,24 +269,43 @@ class Server:
             self._give_memfds(fds)
         write_frames(self.resp_fd, DONE)
 
-    def _run_test(self, job, fds, text):
+    def _run_test(self, job, fds, text, executable=None):
         """One test in a fresh child (isolation ``test``). A stdin program's verdict comes
         from the kernel: what it wrote on fd 1 and the exit status ``wait4`` gives, once it
         has exited (its report only names an uncaught exception); other modes need the
-        child's report of the returned value."""
+        child's report of the returned value. With ``executable`` (the descriptor of a
+        program file) the child executes it, held to resident memory (see _await_report)."""
         limits = job["limits"]
         script = job["mode"] == "stdin"
         _fill_input(fds[0], text)  # stdout/stderr were emptied when last read
-        child = self._spawn(_brief(job, "run", count=1), fds, heavy=job["heavy"])
+        resident = None
+        if executable is None:
+            child = self._spawn(_brief(job, "run", count=1), fds, heavy=job["heavy"])
+        else:
+            brief = {"role": "exec", "limits": limits, "argv": job["argv"]}
+            child = self._spawn(brief, fds, (executable,))
+            child.watch_resident()
+            resident = limits["memory_mb"] << 20
         start_wall = time.monotonic()
         report, limit = self._await_report(
-            child, limits, start_wall, 0.0, until_exit=script, stop=job.get("early_exit")
+            child,
+            limits,
+            start_wall,
+            0.0,
+            until_exit=script,
+            stop=job.get("early_exit"),
+            resident=resident,
         )
         wall = time.monotonic() - start_wall
         status, usage = self._finish(child, kill=True)
         if limit == "stop":
             return None
-        header = headers.from_wait(report, status) if script else headers.from_exit(report, status)
+        if executable is not None and report is not None:  # only before its exec: it failed
+            header = {"status": "not_started", "exception": str(report.get("exception"))[:300]}
+        elif script:
+            header = headers.from_wait(report, status)
+        else:
+            header = headers.from_exit(report, status)
         header["cpu_time"] = usage.ru_utime + usage.ru_stime
         header["peak_memory_kb"] = usage.ru_maxrss
         header["wall_time"] = wall
@@ -444,16 +524,19 @@ class Server:
         data=0,
         until_exit=False,
         stop=False,
+        resident=None,
     ):
         """Wait for the child's report (and with ``data=2`` the test's stdout and stderr
         after it) while enforcing the CPU limit (the child's CPU clock,
         unforgeable; with ``partner``, the candidate of a split test, the two together) and
         the wall-clock backstop. Returns (report, limit hit). With ``until_exit``, waits
         until the child has exited and returns its last report (None if it sent none). With
-        ``stop`` (early exit), a stop from the pool kills the child: (None, "stop")."""
+        ``stop`` (early exit), a stop from the pool kills the child: (None, "stop"). With
+        ``resident`` (bytes), a child whose resident memory grows past it is killed
+        ("memory"): checked every 10 ms, as its RLIMIT_DATA is only a backstop."""
         cpu_limit = limits["cpu_time"]
         wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
-        tick = min(0.1, max(0.01, cpu_limit / 10))
+        tick = 0.01 if resident else min(0.1, max(0.01, cpu_limit / 10))
         poller = child.poller
         exited = False
         last = None
@@ -490,6 +573,9 @@ class Server:
                 if eof or child.status_r not in events:  # nothing more can arrive
                     return (self._take_report(child, data) or last), None
                 continue
+            if not events and resident and child.resident() > resident:  # first: a program
+                self._kill(child)  # over both limits at a tick crossed this one first
+                return last, "memory"
             if not events and _cpu(child, partner) - start_cpu > cpu_limit:
                 self._kill(child, partner)
                 return last, "cpu"
@@ -529,7 +615,7 @@ class Server:
         if kill:
             self._kill(child)
         _, status, usage = os.wait4(child.pid, 0)
-        for fd in (child.pidfd, child.status_r, child.ctrl_w):
+        for fd in (child.pidfd, child.status_r, child.ctrl_w, child.statm):
             if fd is not None:
                 os.close(fd)
         self._give_memfds([child.brief_fd])
@@ -577,6 +663,8 @@ class Server:
 
 _INBOX = 256 << 10
 DONE = b""  # the frame that ends a job's results
+PROGRAM_NAME = "solution"  # the staged program file (its children's /proc/self/exe)
+_PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 def _brief(job: dict[str, Any], role: str, **extra: Any) -> dict[str, Any]:
@@ -617,6 +705,7 @@ def main() -> None:
         sys.exit("fork server: data after the configuration")  # the template's fork
     settings = json.loads(config)
     os.mkdir(os.path.join(settings["tmp_root"], "run"), 0o700)
+    os.mkdir(os.path.join(settings["tmp_root"], template.PROGRAM_DIR), 0o700)
     # The template is forked now, while this process holds nothing but the configuration.
     link, template_info = template.start(settings, close=(req_fd, resp_fd))
     # From here on this process holds other submissions' code and output. Where Landlock is

@@ -62,6 +62,7 @@ PRELOAD = [
     "typing",
 ]
 MAX_FDS = 64  # a child's descriptors: stdio, reports, controls, spares, the brief
+PROGRAM_DIR = "program"  # beside run/ in the worker's directory: the job's program file
 _HIGH_FD = 200  # received descriptors are moved above the child's fixed layout first
 _SIGKILL = int(signal.SIGKILL)
 # A plain run's signal dispositions, but SIGXFSZ: at its default, output over the limit kills
@@ -82,16 +83,23 @@ class Template:
             raise RuntimeError(f"the sandbox needs x86_64 or aarch64 Linux, not {os.uname()}")
         self.tmp_root: str = config["tmp_root"]
         self.run_dir = os.path.join(self.tmp_root, "run")
+        self.program_dir = os.path.join(self.tmp_root, PROGRAM_DIR)
         self.profile: dict[str, Any] = config["profile"]
         self.heavy: list[str] = list(config.get("heavy", []))
         self.info: dict[str, Any] = {"template_pid": os.getpid()}
         _preload(PRELOAD + list(config.get("preload", [])))
-        self.bpf = self._seccomp()
+        self.bpf = self._seccomp("seccomp_bpf")
+        self.exec_bpf = self._seccomp("seccomp_exec_bpf")  # a child that runs a program file
         self.ruleset_fd = self._landlock()
         self.info["network_namespace"] = bool(
             self.profile.get("network_namespace") and os.geteuid() == 0 and kernel.unshare_network()
         )
         self.drop_caps = bool(self.profile.get("drop_capabilities")) and os.geteuid() == 0
+        # Signals a child ignores (the interpreter's, those the server inherited, SIGPIPE):
+        # put back to their defaults before a program file is executed.
+        ignored = {n for n in _settable_signals() if _signal.getsignal(n) == _signal.SIG_IGN}
+        ignored |= {sig for sig, handler in _SIGNALS if handler == _signal.SIG_IGN}
+        self.ignored = sorted(ignored)
         harness.install_audit_hook()
         self._child_environment()
         interpreter.prepare(config["reference"], self.run_dir)
@@ -103,9 +111,9 @@ class Template:
 
     # -- start-up -------------------------------------------------------------------------
 
-    def _seccomp(self) -> kernel.SeccompProgram | None:
+    def _seccomp(self, key: str) -> kernel.SeccompProgram | None:
         """The filter arrives compiled by the pool (no libseccomp in this lean process)."""
-        bpf = self.profile.get("seccomp_bpf")
+        bpf = self.profile.get(key)
         return kernel.SeccompProgram(base64.b64decode(bpf)) if bpf else None
 
     def _landlock(self) -> int | None:
@@ -121,7 +129,12 @@ class Template:
         for path in ("/dev/null", "/dev/zero", "/dev/full"):
             if os.path.exists(path):
                 kernel.landlock_allow(ruleset, path, kernel.FS_READ | kernel.FS_WRITE_FILE)
-        kernel.landlock_allow(ruleset, self.tmp_root, kernel.fs_rights(abi))
+        # Writes only in the run directory, which the server empties after each child: not
+        # in the worker's directory around it, where a file would outlive the submission.
+        kernel.landlock_allow(ruleset, self.run_dir, kernel.fs_rights(abi))
+        # The program file of the job being run (read and execute only: no run can change
+        # what a later test of the same job executes).
+        kernel.landlock_allow(ruleset, self.program_dir, kernel.FS_READ_FILE | kernel.FS_EXECUTE)
         return ruleset
 
     def _child_environment(self) -> None:
@@ -224,6 +237,9 @@ class Template:
             layout = Layout(brief["limits"], len(high) - 4)
             for target, fd in zip(layout.targets(), high[:-1], strict=True):
                 os.dup2(fd, target)  # dup2 clears close-on-exec on the copy
+            if brief["role"] == "exec":
+                code = 71  # only if the exec fails after its report could not be sent
+                self._exec_program(brief, layout)
             if brief["role"] == "batch":  # before confinement: /proc is not readable after it
                 state.open_proc_files(layout.move)
             for which, pair in _rlimits(brief["limits"], brief.get("count", 1), layout.files):
@@ -249,15 +265,48 @@ class Template:
         finally:
             os._exit(code)
 
-    def _confine(self) -> None:
-        if self.ruleset_fd is not None or self.bpf is not None:
+    def _confine(self, bpf: kernel.SeccompProgram | None = None, exec_next: bool = False) -> None:
+        bpf = bpf or self.bpf
+        if self.ruleset_fd is not None or bpf is not None:
             kernel.set_no_new_privs()
         if self.ruleset_fd is not None:
             kernel.landlock_restrict_self(self.ruleset_fd)
         if self.drop_caps:
+            if exec_next:  # else the exec by uid 0 would give every capability back
+                kernel.set_securebits_no_root()
             kernel.drop_capabilities()
-        if self.bpf is not None:
-            kernel.load_seccomp_bpf(self.bpf)  # last: it forbids some of the calls above
+        if bpf is not None:
+            kernel.load_seccomp_bpf(bpf)  # last: it forbids some of the calls above
+
+    def _exec_program(self, brief: dict[str, Any], layout: Layout) -> None:
+        """Become the job's program file (a compiled binary), confined as every child is:
+        fds 0-2 the test's memfds, the program's limits (:func:`_program_rlimits`), Landlock,
+        no capabilities, the profile's seccomp filter with this one exec allowed; a plain
+        run's signal dispositions and environment. The server reads the verdict from the
+        exit status and the memfds; the report channel closes at the exec and only says
+        why, when the exec fails. Never returns."""
+        os.dup2(layout.at(1), kernel.PROGRAM_FD, inheritable=False)  # closed by the exec
+        for fd in (0, 1, 2):  # shared with the server, where the last test left them
+            os.lseek(fd, 0, os.SEEK_SET)
+        os.set_inheritable(layout.reports, False)  # EOF at the exec: the program started
+        harness.arm_reports(brief.pop("key"), layout.reports)
+        try:
+            for which, pair in _program_rlimits(brief["limits"]):
+                resource.setrlimit(which, pair)
+            self._confine(self.exec_bpf, exec_next=True)
+            os.closerange(kernel.PROGRAM_FD + 1, layout.reports)
+            os.closerange(layout.reports + 1, 1 << 16)
+            for number in self.ignored:  # an exec keeps ignored signals ignored; a plain
+                _signal.signal(number, _signal.SIG_DFL)  # run from a shell has none
+            _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
+            kernel.execveat(kernel.PROGRAM_FD, list(brief["argv"]), dict(os.environ))
+        except OSError as exc:  # the sandbox's fault (a noexec mount, a foreign binary)
+            report = {"status": "not_started", "exception": f"{type(exc).__name__}: {exc}"}
+            try:
+                harness.send_report(report)
+            except OSError:
+                pass
+        os._exit(71)
 
     def _run(self, brief: dict[str, Any]) -> None:
         """Run what the brief says (its code objects were compiled by the server)."""
@@ -321,6 +370,13 @@ def start(config: dict[str, Any], close: tuple[int, ...]) -> tuple[_socket.socke
     return ours, json.loads(hello)
 
 
+def _settable_signals() -> list[int]:
+    """The signals whose disposition a process may set (not SIGKILL, SIGSTOP or those the
+    C library keeps for itself)."""
+    valid = _signal.valid_signals()
+    return [int(n) for n in valid if int(n) not in (_SIGKILL, int(signal.SIGSTOP))]
+
+
 def _preload(names: list[str]) -> None:
     for name in names:
         try:
@@ -367,6 +423,29 @@ class Layout:
         os.dup2(fd, target, inheritable=False)
         os.close(fd)
         return target
+
+
+def _program_rlimits(limits: dict[str, Any]) -> list[tuple[int, tuple[int, int]]]:
+    """An executed program's limits: CPU for its one test plus a second (the server's
+    watchdog enforces the test's own), a stack as large as the memory limit (as Codeforces
+    and AtCoder give), RLIMIT_DATA as a backstop only (the limit is on resident memory,
+    which the server's watchdog and ``wait4`` measure), output size, the program's open
+    files (fds 0-2 and ``open_files`` more), no core dumps."""
+    cpu = math.ceil(limits["cpu_time"]) + 1
+    memory = limits["memory_mb"] << 20
+    data = limits["data_mb"] << 20  # Limits.program_data_mb
+    stack_hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+    stack = memory if stack_hard == resource.RLIM_INFINITY else min(memory, stack_hard)
+    files = 3 + int(limits["open_files"])
+    size = limits["output_bytes"]
+    return [
+        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
+        (resource.RLIMIT_DATA, (data, data)),
+        (resource.RLIMIT_STACK, (stack, stack)),
+        (resource.RLIMIT_FSIZE, (size, size)),
+        (resource.RLIMIT_NOFILE, (files, files)),
+        (resource.RLIMIT_CORE, (0, 0)),
+    ]
 
 
 def _rlimits(limits: dict[str, Any], tests: int, files: int) -> list[tuple[int, tuple[int, int]]]:

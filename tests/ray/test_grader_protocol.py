@@ -91,3 +91,30 @@ def test_one_run_gives_the_same_results_on_both_graders(ray_cluster, tmp_path) -
     verdicts = {v[0] for row in local["rows"] for v in row["verdicts"]}
     assert verdicts == {"AC", "WA", "RE", "ERROR"}
     assert local["rows"][0]["graded"] == [True, False, False]
+
+
+CPP_SOURCES = [
+    "#include <bits/stdc++.h>\nint main(){ std::string s; std::cin >> s;"
+    " std::reverse(s.begin(), s.end()); std::cout << s << '\\n'; }\n",
+    '#include <cstdio>\nint main(){ puts("no"); }\n',
+    "int main() { return nope; }\n",
+]
+
+
+def test_languages_travel_with_each_program(ray_cluster) -> None:
+    """A C++ program graded on Ray gives the local grader's result (built on the node);
+    Python and C++ programs of one problem share its batches."""
+    problem = PROBLEMS[0]
+    items = [(problem, code, "cpp") for code in CPP_SOURCES] + [
+        (problem, "print(input()[::-1])", None),
+        (problem, "print(input()[::-1])", "python"),
+    ]
+
+    def shape(results):
+        return [(r.verdict, [t.verdict for t in r.tests], r.message) for r in results]
+
+    with Grader(OPTIONS, workers=2, precompiled_headers=False) as local:
+        expected = shape(local.grade_many(items))
+    with RayGrader(OPTIONS, actors=1, workers_per_actor=2) as remote:
+        assert shape(remote.grade_many(items)) == expected
+    assert [row[0] for row in expected] == ["AC", "WA", "CE", "AC", "AC"]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 CSS = Path(__file__).resolve().parents[2] / "evaluator" / "report" / "templates" / "page.css"
-VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "OLE", "ERROR")  # what a sample can get
+VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "OLE", "CE", "ERROR")  # what a sample can get
 MIN_DISTANCE = 25.0  # CIE76 units: clearly different at a glance (2.3 is just noticeable)
 MIN_CONTRAST = 4.5  # WCAG AA for the chips' small text
 
@@ -82,3 +82,9 @@ def test_chip_text_contrasts_with_its_colour():
         if _contrast(colours[v], colours[f"on-{v}"]) < MIN_CONTRAST
     }
     assert weak == {}
+
+
+def test_every_verdict_has_its_colour():
+    from evaluator.problem import Verdict
+
+    assert set(VERDICTS) | {"SKIPPED"} == {str(v) for v in Verdict}

@@ -236,8 +236,12 @@ def test_reading_ahead_on_the_channels_breaks_only_its_own_run(pool, isolation):
     )
     runs = pool.run(job).runs
     assert len(runs) == TESTS
-    for run in runs:
-        if run.clean_exit:  # whatever it read, no other test's input was there
+    for index, run in enumerate(runs):
+        # whatever it read, no other test's input was there; a test whose go-ahead it stole
+        # may end with nothing written (its own run broken, as allowed), under load more often
+        others = [m for j, m in enumerate(MARKERS) if j != index]
+        assert not any(marker.encode() in run.stdout for marker in others)
+        if run.clean_exit and run.stdout.strip():
             assert ast.literal_eval(run.stdout.decode()) == []
     after = pool.run(Job("print(input()[::-1])", ["abc", "xyz"], isolation=isolation)).runs
     assert [run.stdout for run in after] == [b"cba\n", b"zyx\n"]

@@ -1,0 +1,80 @@
+"""The language layer: one module per language (DMOJ's executors are the model).
+
+Each module of this package that defines ``LANGUAGE`` (a :class:`~.base.Language`) is a
+language: ``python`` (the sandbox runs it itself) and ``cpp`` (built with g++, its binary run
+in the sandbox). A third language is one more module and its tests (``docs/languages.md``);
+nothing else names the languages. Lookups::
+
+    get_language("c++")                  # by name, or by any code-fence tag it answers to
+    language_for_extension("main.cc")    # by file extension; None when no language has it
+    language_for_fence("cpp")            # by code-fence tag; None when no language has it
+
+:class:`~.builds.Builder` builds programs of compiled languages (confined, each source
+once); the sandbox knows nothing of languages.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+
+from .base import Build, BuildLimits, Language
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "Build",
+    "BuildLimits",
+    "Language",
+    "get_language",
+    "language_for_extension",
+    "language_for_fence",
+    "languages",
+]
+
+DEFAULT_LANGUAGE = "python"  # what a program is when nothing says otherwise
+
+
+@functools.cache
+def languages() -> dict[str, Language]:
+    """Every language, by name: the modules of this package that define ``LANGUAGE``."""
+    found: dict[str, Language] = {}
+    for module in pkgutil.iter_modules(__path__):
+        language = getattr(importlib.import_module(f"{__name__}.{module.name}"), "LANGUAGE", None)
+        if isinstance(language, Language):
+            found[language.name] = language
+    return dict(sorted(found.items()))
+
+
+@functools.cache
+def _aliases() -> dict[str, Language]:
+    table: dict[str, Language] = {}
+    for language in languages().values():
+        for alias in (language.name, *language.fence_tags):
+            table[alias.lower()] = language
+    return table
+
+
+def get_language(name: str | None = None) -> Language:
+    """The language called ``name`` (its name or a fence tag, any case; None: Python).
+    Raises ``ValueError`` naming the known ones."""
+    if name is None:
+        name = DEFAULT_LANGUAGE
+    found = _aliases().get(str(name).strip().lower()) if isinstance(name, str) else None
+    if found is None:
+        known = ", ".join(languages())
+        raise ValueError(f"unknown language {name!r} (known: {known})")
+    return found
+
+
+def language_for_extension(path: str) -> Language | None:
+    """The language of a file name or extension (``"a.cc"``, ``".cc"``); None if none."""
+    dot = path.rfind(".")
+    extension = path[dot:].lower() if dot >= 0 else ""
+    return next((lang for lang in languages().values() if extension in lang.extensions), None)
+
+
+def language_for_fence(tag: str) -> Language | None:
+    """The language of a code fence's tag (```` ```cpp ````); None for an unknown tag."""
+    word = tag.strip().split(maxsplit=1)[0].lower() if tag.strip() else ""
+    return next((lang for lang in languages().values() if word in lang.fence_tags), None)

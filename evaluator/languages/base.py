@@ -1,0 +1,126 @@
+"""What a language module describes: its names, how a source becomes a program (the build
+step) and how that program is started (the run step).
+
+A language is one module of :mod:`evaluator.languages` that defines ``LANGUAGE``, an instance
+of a :class:`Language` subclass (DMOJ's executors are the model). The sandbox knows nothing of
+languages: an interpreted language the sandbox runs itself (Python) only describes itself;
+a compiled one builds a program file, which the sandbox executes as it would any program
+file (``Job.executable`` and ``Job.argv``).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+__all__ = ["Build", "BuildLimits", "Language", "Tool", "ToolRun", "parse_flags"]
+
+
+@dataclass(frozen=True, slots=True)
+class BuildLimits:
+    """What one build may use. The compiler reads untrusted input, so it runs confined
+    (:mod:`evaluator.languages.confine`); a build past any limit is a compile error."""
+
+    cpu_time: float = 10.0  # seconds of CPU, for each process of the build (RLIMIT_CPU)
+    wall_time: float = 20.0  # seconds for the whole build (its process group is killed)
+    memory_mb: int = 2048  # RLIMIT_DATA of each process of the build
+    output_bytes: int = 256 << 20  # any file it writes (RLIMIT_FSIZE): objects, the binary
+    message_bytes: int = 64 << 10  # what is kept of the compiler's diagnostics
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRun:
+    """How a confined tool run ended: ``status`` (exit status, negative: the signal that
+    killed it), ``limit`` (``"wall"``, or None), what it wrote on stdout and stderr (the
+    start, ``message_bytes`` at most) and its wall time."""
+
+    status: int
+    limit: str | None
+    output: bytes
+    seconds: float
+
+
+class Tool(Protocol):
+    """Runs ``argv`` (its first item an absolute path) confined, in the build directory
+    ``work``, under :attr:`limits` (:func:`evaluator.languages.confine.run_tool`)."""
+
+    limits: BuildLimits
+
+    def __call__(self, argv: list[str], work: str) -> ToolRun: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """A program built from source: the program file's bytes, or why there is none
+    (``message``: one line; ``output``: the compiler's diagnostics, capped)."""
+
+    binary: bytes | None
+    message: str = ""
+    output: str = ""
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.binary is not None
+
+
+class Language:
+    """One language: its names and its steps. Subclasses set the class attributes; a
+    compiled language implements :meth:`build` and :meth:`argv` (and may :meth:`prepare`)."""
+
+    name: str = ""  # what samples, options and problems call it ("cpp")
+    title: str = ""  # for people ("C++ (g++)")
+    extensions: tuple[str, ...] = ()  # file names it answers to (".cpp")
+    fence_tags: tuple[str, ...] = ()  # code-fence tags it answers to ("cpp", "c++")
+    compiled: bool = False  # whether it has a build step (else the sandbox runs it)
+    default_flags: tuple[str, ...] = ()  # the build's documented flags
+    # what its build may read beyond the system toolchain (confine.TOOLCHAIN_PATHS): a
+    # toolchain installed elsewhere (/opt/..., a rustup home)
+    toolchain_paths: tuple[str, ...] = ()
+
+    def version(self) -> str:
+        """One line naming the toolchain or interpreter (for results and cache keys)."""
+        raise NotImplementedError
+
+    def flags(self, metadata: Mapping[str, Any], override: Sequence[str] | None) -> tuple[str, ...]:
+        """The build's flags: ``override`` (the grading options'), else the problem's
+        (``metadata["<name>_flags"]``, a list or one shell-quoted string), else the
+        defaults. Raises ``ValueError`` for flags that are not text."""
+        if override is not None:
+            return parse_flags(override, "the grading options' flags")
+        key = f"{self.name}_flags"
+        if metadata.get(key) is not None:
+            return parse_flags(metadata[key], f"the problem's {key}")
+        return self.default_flags
+
+    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
+        """Build ``source`` in the empty directory ``work`` with ``tool`` (which runs the
+        compiler confined, under the build limits)."""
+        raise NotImplementedError(f"{self.name} has no build step")
+
+    def prepare(self, flags: tuple[str, ...], directory: str, tool: Tool) -> tuple[str, ...]:
+        """Work done once per flag set that makes later builds faster without changing
+        what they build (C++: the precompiled ``bits/stdc++.h``), in ``directory``; the
+        flags that make a build use it (none: nothing to prepare)."""
+        return ()
+
+    def argv(self) -> list[str]:
+        """How the built program is started (its ``argv``, as a plain run types it)."""
+        raise NotImplementedError(f"{self.name} has no program file")
+
+    def __repr__(self) -> str:
+        return f"<language {self.name}>"
+
+
+def parse_flags(value: Any, where: str) -> tuple[str, ...]:
+    """Flags from a list of strings or one shell-quoted string."""
+    if isinstance(value, str):
+        try:
+            return tuple(shlex.split(value))
+        except ValueError as exc:
+            raise ValueError(f"{where} do not parse: {exc}") from None
+    if isinstance(value, list | tuple) and all(isinstance(flag, str) for flag in value):
+        return tuple(value)
+    raise ValueError(f"{where} must be a list of strings or one string, not {value!r}")

@@ -1,0 +1,184 @@
+"""Building programs of compiled languages for a grader: each source once, in parallel,
+confined.
+
+A :class:`Builder` runs at most ``workers`` builds at once (each in a private directory,
+through :class:`~evaluator.languages.confine.ConfinedTool`) and keeps what it built by the
+hash of the language, its toolchain's version, the flags and the source: a program submitted
+again (the same completion twice in an RL group, a rerun) is built once. Binaries are kept
+in memory up to ``keep_bytes`` (the oldest finished builds go first). A language's
+:meth:`~evaluator.languages.base.Language.prepare` work (C++: the precompiled header) runs
+once per flag set in the background; builds go on without it until it is ready, and it
+changes nothing they build.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import shutil
+import tempfile
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from .base import Build, BuildLimits, Language
+from .confine import ConfinedTool
+
+__all__ = ["Builder"]
+
+_PREPARED_KEPT = 8  # flag sets prepared per builder (each C++ one is a 100 MB header)
+# Prepared work builds trusted input (the toolchain's own headers), whatever the builds'
+# limits: room enough on a loaded machine (the C++ header takes ~4 s of CPU, ~1 GB).
+PREPARE_LIMITS = BuildLimits(cpu_time=120.0, wall_time=300.0, memory_mb=4096)
+
+
+class Builder:
+    """Builds programs; a context manager that removes its directory when closed."""
+
+    def __init__(
+        self,
+        workers: int = 1,
+        limits: BuildLimits | None = None,
+        *,
+        prepare: bool = True,
+        keep_bytes: int = 256 << 20,
+        tmp_dir: str | None = None,
+    ) -> None:
+        self.limits = limits or BuildLimits()
+        self.prepare = prepare
+        self.keep_bytes = keep_bytes
+        self._tmp_dir = tmp_dir
+        self._root: str | None = None
+        self._executor = ThreadPoolExecutor(max(1, workers), thread_name_prefix="build")
+        self._builds: collections.OrderedDict[str, Future[Build]] = collections.OrderedDict()
+        self._sizes: dict[str, int] = {}
+        self._prepared: dict[tuple[str, tuple[str, ...]], Future[tuple[tuple[str, ...], str]]]
+        self._prepared = {}
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._closed = False
+        self.built = 0  # builds run (not answered from the cache)
+
+    def submit(self, language: Language, source: str, flags: tuple[str, ...]) -> Future[Build]:
+        """The build of ``source`` (a future; shared with every earlier submit of the same
+        source, language and flags). The future raises ``OSError`` when the toolchain
+        cannot run at all (not installed, no confinement possible)."""
+        key = _key(language, source, flags)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the builder is closed")
+            found = self._builds.get(key)
+            if found is not None:
+                self._builds.move_to_end(key)
+                return found
+            future = self._executor.submit(self._build, language, source, flags)
+            self._builds[key] = future
+        future.add_done_callback(lambda done: self._kept(key, done))
+        return future
+
+    def prepared(self, language: Language, flags: tuple[str, ...]) -> tuple[str, ...]:
+        """Do the language's prepared work for ``flags`` now if it is not done (waiting for
+        it); the flags later builds add (none when there is nothing, or it failed)."""
+        self._prepared_for(language, flags)
+        future = self._prepared.get((language.name, flags))
+        if future is None:
+            return ()
+        try:
+            return future.result()[0]
+        except Exception:  # noqa: BLE001 - builds go on without it
+            return ()
+
+    def close(self) -> None:
+        """Finish the builds submitted, stop preparing, remove the builder's directory."""
+        with self._lock:
+            self._closed = True
+        self._stop.set()
+        self._executor.shutdown(wait=True)
+        for future in list(self._prepared.values()):
+            try:
+                future.result()
+            except Exception:  # noqa: BLE001 - it only made builds faster
+                pass
+        if self._root is not None:
+            shutil.rmtree(self._root, ignore_errors=True)
+
+    def __enter__(self) -> Builder:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- in the build threads -------------------------------------------------------------
+
+    def _build(self, language: Language, source: str, flags: tuple[str, ...]) -> Build:
+        extra, readable = self._prepared_for(language, flags)
+        tool = ConfinedTool(self.limits, (*language.toolchain_paths, *readable))
+        with tempfile.TemporaryDirectory(prefix="build-", dir=self._directory()) as work:
+            build = language.build(source, (*flags, *extra), work, tool)
+        with self._lock:
+            self.built += 1
+        return build
+
+    def _directory(self) -> str:
+        with self._lock:
+            if self._root is None:
+                self._root = tempfile.mkdtemp(prefix="mcbuild-", dir=self._tmp_dir)
+            return self._root
+
+    def _prepared_for(
+        self, language: Language, flags: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The flags and readable paths of the language's prepared work for ``flags``, once
+        it is ready (started now, in the background, the first time): else none."""
+        if not self.prepare:
+            return (), ()
+        key = (language.name, flags)
+        with self._lock:
+            future = self._prepared.get(key)
+            if future is None and len(self._prepared) < _PREPARED_KEPT and not self._closed:
+                future = self._prepared[key] = Future()
+                start = True
+            else:
+                start = False
+        if start:
+            assert future is not None
+            threading.Thread(
+                target=self._prepare, args=(language, flags, future), daemon=True
+            ).start()
+            return (), ()
+        if future is None or not future.done() or future.exception() is not None:
+            return (), ()
+        extra, directory = future.result()
+        return (extra, (directory,)) if extra else ((), ())
+
+    def _prepare(self, language: Language, flags: tuple[str, ...], future: Future) -> None:
+        try:
+            directory = tempfile.mkdtemp(prefix="prepared-", dir=self._directory())
+            tool = ConfinedTool(PREPARE_LIMITS, language.toolchain_paths, self._stop)
+            future.set_result((language.prepare(flags, directory, tool), directory))
+        except BaseException as exc:  # noqa: BLE001 - builds go on without it
+            future.set_exception(exc)
+
+    def _kept(self, key: str, done: Future[Build]) -> None:
+        """Account a finished build's binary; drop the oldest finished ones past the budget
+        (and a failed toolchain run at once: the next submit tries again)."""
+        with self._lock:
+            if done.exception() is not None:
+                if self._builds.get(key) is done:
+                    del self._builds[key]
+                return
+            self._sizes[key] = len(done.result().binary or b"")
+            total = sum(self._sizes.values())
+            for old in list(self._builds):
+                if total <= self.keep_bytes or len(self._builds) <= 1:
+                    break
+                if old in self._sizes and old != key:
+                    total -= self._sizes.pop(old)
+                    del self._builds[old]
+
+
+def _key(language: Language, source: str, flags: tuple[str, ...]) -> str:
+    digest = hashlib.sha256()
+    for part in (language.name, language.version(), "\0".join(flags)):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\0\1")
+    digest.update(source.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()

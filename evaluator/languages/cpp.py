@@ -1,0 +1,127 @@
+"""C++, built with g++ and run as a contest judge runs it.
+
+Build: ``g++ -std=c++17 -O2 -o solution solution.cpp`` (the flags are :attr:`Cpp.default_flags`;
+a problem's ``metadata["cpp_flags"]`` or the grading options replace them), confined and
+limited (:mod:`evaluator.languages.confine`). Run: ``./solution < input > output``, the
+binary executed in the sandbox (``docs/plain-run.md``, "C++").
+
+Prepared once per flag set: a precompiled ``bits/stdc++.h`` (``bits/stdc++.h.gch`` in an
+include directory put first), which g++ uses for a program whose first include is
+``<bits/stdc++.h>`` (most contest programs) and ignores otherwise (another first include, a
+macro defined before it). It changes no output of the compiler: g++ loads the header's parsed
+state instead of parsing it again (``tests/cpp/test_build.py`` compares the binaries;
+``benchmarks/cpp_compile.py`` measures the time).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+
+from .base import Build, Language, Tool, ToolRun
+from .confine import START_FAILED
+
+__all__ = ["LANGUAGE", "Cpp"]
+
+SOURCE = "solution.cpp"
+BINARY = "solution"
+_ERROR = re.compile(r"\berror\b|undefined reference|multiple definition")
+# What g++'s driver says when a limit stopped one of its programs (cc1plus, as, ld).
+_LIMITS = (
+    ("CPU time limit exceeded", "its CPU time limit"),
+    ("File size limit exceeded", "its output size limit"),
+    ("memory exhausted", "its memory limit"),
+    ("Cannot allocate memory", "its memory limit"),
+    ("out of memory", "its memory limit"),
+    ("Killed signal terminated", "its limits (killed)"),
+)
+
+
+class Cpp(Language):
+    name = "cpp"
+    title = "C++ (g++)"
+    extensions = (".cpp", ".cc", ".cxx")
+    fence_tags = ("cpp", "c++", "cxx")
+    compiled = True
+    default_flags = ("-std=c++17", "-O2")
+
+    @functools.cached_property
+    def compiler(self) -> str:
+        """g++'s absolute path (the build's PATH is the system's, never the caller's)."""
+        found = shutil.which("g++", path="/usr/local/bin:/usr/bin:/bin")
+        if found is None:
+            raise OSError("g++ is not installed (Debian: apt-get install g++)")
+        return found
+
+    @functools.cached_property
+    def _version(self) -> str:
+        done = subprocess.run(
+            [self.compiler, "--version"], capture_output=True, text=True, timeout=30, check=True
+        )
+        return done.stdout.splitlines()[0].strip()
+
+    def version(self) -> str:
+        """``g++ --version``'s first line, e.g. ``g++ (Debian 12.2.0-14) 12.2.0``."""
+        return self._version
+
+    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
+        try:
+            text = source.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError as exc:
+            return Build(None, f"the program is not UTF-8 text (at character {exc.start})")
+        with open(os.path.join(work, SOURCE), "wb") as file:
+            file.write(text)
+        run = tool([self.compiler, *flags, "-o", BINARY, SOURCE], work)
+        output = run.output.decode("utf-8", "replace")
+        if run.status == START_FAILED and output.startswith("cannot start the build"):
+            raise OSError(output.strip())  # the grader's set-up: not the program's fault
+        binary = os.path.join(work, BINARY)
+        if run.status == 0 and run.limit is None and os.path.isfile(binary):
+            with open(binary, "rb") as file:
+                return Build(file.read(), output=output, seconds=run.seconds)
+        return Build(None, _failure(run, output, tool), output, run.seconds)
+
+    def prepare(self, flags: tuple[str, ...], directory: str, tool: Tool) -> tuple[str, ...]:
+        """Precompile ``bits/stdc++.h`` with ``flags`` (into ``directory/include/bits``);
+        the flags that make g++ look there first. Nothing when it does not build."""
+        include = os.path.join(directory, "include")
+        os.makedirs(os.path.join(include, "bits"), exist_ok=True)
+        with open(os.path.join(directory, "stdcxx.hpp"), "w") as file:
+            file.write("#include <bits/stdc++.h>\n")
+        header = os.path.join("include", "bits", "stdc++.h.gch")
+        argv = [self.compiler, *flags, "-x", "c++-header", "stdcxx.hpp", "-o", header]
+        run = tool(argv, directory)
+        if run.status != 0 or run.limit is not None:
+            return ()
+        return ("-I", include)
+
+    def argv(self) -> list[str]:
+        return ["./" + BINARY]
+
+
+def _failure(run: ToolRun, output: str, tool: Tool) -> str:
+    """The compile error in one line: a limit the build ran into, else the compiler's first
+    error (file:line:column: error: ...), else its last line."""
+    if run.limit == "wall":
+        return f"compilation over its wall-clock limit ({tool.limits.wall_time:g} s)"
+    if run.limit == "stopped":
+        return "compilation stopped: the grader is closing"
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith(SOURCE):  # the program's own diagnostics (an #error, say)
+            continue
+        for needle, what in _LIMITS:
+            if needle in line:
+                return f"compilation over {what}"
+    first = next((line for line in lines if _ERROR.search(line)), None)
+    if first is not None:
+        return first[:300]
+    if lines:
+        return lines[-1][:300]
+    return f"compilation failed (exit status {run.status})"
+
+
+LANGUAGE = Cpp()

@@ -1,0 +1,78 @@
+"""The language layer: every language module describes itself, the lookups find languages
+by name, code-fence tag and file extension, and flags parse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evaluator.languages import (
+    DEFAULT_LANGUAGE,
+    Language,
+    get_language,
+    language_for_extension,
+    language_for_fence,
+    languages,
+)
+from evaluator.languages.base import parse_flags
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
+
+
+def test_the_languages_are_the_modules_that_define_one():
+    assert list(languages()) == ["cpp", "python"]
+    assert DEFAULT_LANGUAGE == "python" and get_language(None).name == "python"
+
+
+@pytest.mark.parametrize("language", list(languages().values()), ids=str)
+def test_each_language_describes_itself(language: Language):
+    assert language.name and language.title and language.extensions and language.fence_tags
+    assert all(ext.startswith(".") for ext in language.extensions)
+    assert language.version()
+    assert f"`{language.name}`" in DOC.read_text(encoding="utf-8")
+    if language.compiled:
+        assert language.argv() and language.default_flags
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("cpp", "cpp"), ("C++", "cpp"), (" cxx ", "cpp"), ("python", "python"), ("py3", "python")],
+)
+def test_get_language_by_name_or_tag(text, name):
+    assert get_language(text).name == name
+
+
+def test_unknown_languages_say_which_are_known():
+    with pytest.raises(ValueError, match=r"unknown language 'java' \(known: cpp, python\)"):
+        get_language("java")
+    with pytest.raises(ValueError):
+        get_language(3)  # type: ignore[arg-type]
+
+
+def test_lookups_by_extension_and_fence():
+    assert language_for_extension("main.cc").name == "cpp"
+    assert language_for_extension(".CXX").name == "cpp"
+    assert language_for_extension("a.py").name == "python"
+    assert language_for_extension("Main.java") is None
+    assert language_for_extension("Makefile") is None
+    assert language_for_fence("c++").name == "cpp"
+    assert language_for_fence("cpp title=main.cpp").name == "cpp"
+    assert language_for_fence("python3").name == "python"
+    assert language_for_fence("") is None and language_for_fence("rust") is None
+
+
+def test_flags_parse_from_a_list_or_a_shell_string():
+    cpp = get_language("cpp")
+    assert cpp.default_flags == ("-std=c++17", "-O2")
+    assert cpp.flags({}, None) == ("-std=c++17", "-O2")
+    assert cpp.flags({"cpp_flags": "-std=c++20 -O2 -DLOCAL='1 2'"}, None) == (
+        "-std=c++20",
+        "-O2",
+        "-DLOCAL=1 2",
+    )
+    assert cpp.flags({"cpp_flags": ["-O0"]}, ["-O3"]) == ("-O3",)
+    assert parse_flags([], "x") == ()
+    for bad in (3, [1], "unterminated 'quote"):
+        with pytest.raises(ValueError):
+            parse_flags(bad, "the flags")
