@@ -12,10 +12,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-# Verdicts the evaluator reports (see evaluator.problem.Verdict) plus the reward's NO_CODE.
+from evaluator import WRONG_VERDICTS
+
+# Verdicts the reward reports (evaluator.VERDICT_NAMES: the evaluator's, and NO_CODE).
 PASSED = frozenset({"AC"})
 NO_VERDICT = frozenset({"NO_CODE", "UNKNOWN", "SKIPPED", ""})
-WRONG = frozenset({"WA", "TLE", "RE", "MLE", "OLE"})
+WRONG = WRONG_VERDICTS  # judged and found wrong (a C++ compile error, CE, included)
 # "ERROR" means the problem/judge is broken, not the program: it counts as "not judged wrong".
 
 

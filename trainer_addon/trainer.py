@@ -35,14 +35,14 @@ from transformers import TrainerCallback
 from trl import GRPOTrainer
 from trl.trainer.utils import add_fused_lm_head
 
+from evaluator import VERDICT_NAMES
+
 from .config import parse_temperature_schedule, temperature_at
 from .diversity import batch_diversity
 from .masking import PREDICATES, draw_masks, is_truncated, maskable
 from .stages import stages_from_options
 
 logger = logging.getLogger(__name__)
-
-VERDICT_NAMES = ("AC", "WA", "TLE", "RE", "MLE", "OLE", "ERROR", "NO_CODE")
 
 
 class MicroCoderGRPOTrainer(GRPOTrainer):

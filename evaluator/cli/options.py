@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import Any
 
 import click
 
 from evaluator.judges import JUDGES
+from evaluator.languages import languages
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 from evaluator.sandbox import Isolation, available_profiles
 from evaluator.sandbox.environments import ENVIRONMENTS
 
-__all__ = ["grading_options", "parse_ks"]
+__all__ = ["compile_flags", "grading_options", "parse_ks"]
 
 
 def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -116,6 +118,15 @@ def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "limits; docs/plain-run.md). Default: each problem's platform's, else 'plain'.",
         ),
         click.option(
+            "--language",
+            type=click.Choice(sorted(languages()), case_sensitive=False),
+            default=None,
+            help="What the programs are written in when their samples do not say (a "
+            "'language' field wins). Default: each raw answer's code fence (```cpp), else "
+            "python.",
+        ),
+        *_compile_flag_options(),
+        click.option(
             "--profile",
             default="default",
             show_default=True,
@@ -161,6 +172,35 @@ def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def _compile_flag_options() -> list[Callable[[Any], Any]]:
+    """``--<language>-flags`` for each compiled language (``--cpp-flags``): the build's
+    flags for every problem, over a problem's own and the language's defaults."""
+    return [
+        click.option(
+            f"--{language.name}-flags",
+            f"{language.name}_flags",
+            default=None,
+            metavar="FLAGS",
+            help=f"{language.title} build flags, one shell-quoted string, for every problem "
+            f"[default: a problem's own ({language.name}_flags in its metadata), else "
+            f"'{shlex.join(language.default_flags)}'].",
+        )
+        for language in languages().values()
+        if language.compiled
+    ]
+
+
+def compile_flags(options: dict[str, Any]) -> dict[str, str]:
+    """Pop the ``--<language>-flags`` values out of a command's ``options``: the flags by
+    language name (:attr:`~evaluator.runner.GradeOptions.compile_flags`), the given ones only."""
+    flags = {}
+    for language in languages().values():
+        value = options.pop(f"{language.name}_flags", None)
+        if value is not None:
+            flags[language.name] = value
+    return flags
 
 
 def parse_ks(text: str, param_hint: str = "--k") -> list[int]:

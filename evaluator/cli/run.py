@@ -16,9 +16,10 @@ from typing import Any
 import click
 
 from evaluator import lcb as lcb_data
-from evaluator.cli.options import parse_ks
+from evaluator.cli.options import compile_flags, parse_ks
 from evaluator.cli.tables import print_table
 from evaluator.formats import BadProblem
+from evaluator.languages.base import parse_flags
 from evaluator.problem import Problem
 from evaluator.runner import GradeOptions, Grader
 from evaluator.runner.grading import describe_failure
@@ -86,6 +87,13 @@ def run(
     quiet, as_json = options.pop("quiet"), options.pop("as_json")
     workers, profile = options.pop("workers"), options.pop("profile")
     backend, address = options.pop("backend"), options.pop("address")
+    language = options.pop("language")
+    flags = compile_flags(options)
+    for name, text in flags.items():
+        try:
+            parse_flags(text, f"--{name}-flags")
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint=f"--{name}-flags") from None
     grade_options = GradeOptions(
         time_limit=options["time_limit"],
         memory_limit=options["memory_limit"],
@@ -93,6 +101,7 @@ def run(
         isolation=Isolation(options["isolation"]),
         early_exit=options["early_exit"],
         environment=options["environment"],
+        compile_flags=flags or None,
     )
     try:
         grading = GradingRun(
@@ -107,6 +116,7 @@ def run(
             say=_say,
             problem_files=problem_files,
             command=_command_line(),
+            language=language,
         )
         if output:
             grading.open_journal(output, resume=resume, quiet=quiet or as_json)

@@ -23,9 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from evaluator.formats import Samples, extract_code
+from evaluator.formats import Samples
+from evaluator.languages import DEFAULT_LANGUAGE
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, grade_all
+from evaluator.runner.run import sample_program
 from evaluator.sandbox import Isolation, SandboxPool
 
 from .records import Entry, program_for
@@ -125,15 +127,16 @@ def calibrated_limit(cpu: float, floor: float, multiplier: float) -> float:
     return max(floor, math.ceil(multiplier * cpu * 10 - 1e-9) / 10)
 
 
-def sample_programs(problem: Problem, samples: Samples | None) -> list[str]:
-    """The programs to grade for ``samples`` of ``problem`` (code extracted from raw answers,
-    HumanEval completions joined to the prompt, assertion tests appended)."""
+def sample_programs(problem: Problem, samples: Samples | None) -> list[tuple[str, str]]:
+    """The programs to grade for ``samples`` of ``problem``, each with its language, as a
+    grading run plans them (:func:`~evaluator.runner.run.sample_program`: code extracted
+    from raw answers, HumanEval completions joined to the prompt, assertion tests appended)."""
     if samples is None:
         return []
     programs = []
     for text in samples.codes:
-        code = extract_code(text) if samples.raw else text
-        programs.append(program_for(problem, code or "", samples.continues_prompt))
+        program, language = sample_program(problem, samples, text, samples.language)
+        programs.append((program or "", language))
     return programs
 
 
@@ -161,8 +164,8 @@ def check_entries(
     """Check every entry (see the module docstring); results in input order. ``progress``
     shows a bar on stderr for the reference runs and then the known-wrong ones."""
     checks = [ProblemCheck(entry.id) for entry in entries]
-    ref_items: list[tuple[int, Problem, str]] = []
-    wrong_items: list[tuple[int, Problem, str]] = []
+    ref_items: list[tuple[int, Problem, str, str]] = []  # (check, problem, program, language)
+    wrong_items: list[tuple[int, Problem, str, str]] = []
     for index, (entry, check) in enumerate(zip(entries, checks, strict=True)):
         problem = entry.problem
         if problem is None:
@@ -184,24 +187,24 @@ def check_entries(
             )
         if check.duplicates:
             check.warnings.append(f"{check.duplicates} duplicate test(s)")
-        references = [program_for(problem, ref) for ref in entry.references]
+        references = [(program_for(problem, ref), DEFAULT_LANGUAGE) for ref in entry.references]
         references += sample_programs(problem, (solutions or {}).get(problem.id))
         check.references = len(references)
-        ref_items += [(index, problem, code) for code in references]
+        ref_items += [(index, problem, *program) for program in references]
         wrongs = sample_programs(problem, (wrong or {}).get(problem.id))
         check.wrong = len(wrongs)
-        wrong_items += [(index, problem, code) for code in wrongs]
+        wrong_items += [(index, problem, *program) for program in wrongs]
 
     ref_options = GradeOptions(time_limit=time_limit, isolation=Isolation.TEST)
     wrong_options = GradeOptions(time_limit=time_limit, early_exit=True)
     with Grader(ref_options, pool=pool) as ref_grader, Grader(wrong_options, pool=pool) as grader:
         ref_results = grade_all(
-            ref_grader, [(_no_limit(p), c) for _, p, c in ref_items], progress=progress
+            ref_grader, [(_no_limit(p), c, lang) for _, p, c, lang in ref_items], progress=progress
         )
-        wrong_results = grade_all(grader, [(p, c) for _, p, c in wrong_items], progress=progress)
+        wrong_results = grade_all(grader, [item[1:] for item in wrong_items], progress=progress)
 
     failures: dict[int, list[str]] = {}
-    for (index, _, _), result in zip(ref_items, ref_results, strict=True):
+    for (index, *_), result in zip(ref_items, ref_results, strict=True):
         check = checks[index]
         if result.passed:
             check.references_passed += 1
@@ -211,7 +214,7 @@ def check_entries(
             check.ref_cpu_total = max(check.ref_cpu_total or 0.0, cpu_total)
         else:
             failures.setdefault(index, []).append(_first_failure(result))
-    for (index, _, _), result in zip(wrong_items, wrong_results, strict=True):
+    for (index, *_), result in zip(wrong_items, wrong_results, strict=True):
         checks[index].wrong_rejected += not result.passed
 
     for index, check in enumerate(checks):
@@ -263,21 +266,21 @@ def strength(
     of wrong solutions that escaped and correct ones that were rejected.
     """
     options = GradeOptions(time_limit=time_limit, early_exit=True)
-    items: list[tuple[str, bool, int, Problem, str]] = []
+    items: list[tuple[str, bool, int, Problem, str, str]] = []
     for entry in entries:
         problem = entry.problem
         if problem is None:
             continue
         for is_correct, source in ((True, correct), (False, wrong)):
-            for index, code in enumerate(sample_programs(problem, source.get(problem.id))):
-                items.append((problem.id, is_correct, index, problem, code))
+            for index, program in enumerate(sample_programs(problem, source.get(problem.id))):
+                items.append((problem.id, is_correct, index, problem, *program))
     with Grader(options, pool=pool) as grader:
-        results = grade_all(grader, [(p, c) for *_, p, c in items], progress=progress)
+        results = grade_all(grader, [item[3:] for item in items], progress=progress)
     per: dict[str, dict[str, Any]] = {}
     caught_by: Counter[str] = Counter()
     escaped: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
-    for (pid, is_correct, index, _, _), result in zip(items, results, strict=True):
+    for (pid, is_correct, index, *_), result in zip(items, results, strict=True):
         row = per.setdefault(pid, {"id": pid, "correct": 0, "accepted": 0, "wrong": 0, "caught": 0})
         if is_correct:
             row["correct"] += 1

@@ -45,6 +45,7 @@ from typing import Any
 
 import orjson
 
+from ..languages import get_language
 from ..problem import Harness, Problem, TestCase
 from .errors import BadProblem, InputError, json_error_detail, keep_bad
 from .humaneval import problem_from_humaneval
@@ -555,7 +556,7 @@ def _group_samples(
                 converter = _sample_converter(record)
             samples = converter(record)
             if record.get("language") is not None:  # any format may say it
-                samples.language = expect_str(record["language"], "language", non_empty=True)
+                samples.language = _language_name(record["language"])
             known = grouped.get(samples.problem_id)
             if known is None:
                 grouped[samples.problem_id] = samples
@@ -575,6 +576,16 @@ def _group_samples(
         except InputError as exc:
             raise exc.located(path=path, line=position, unit=unit) from None
     return grouped
+
+
+def _language_name(value: Any) -> str:
+    """A samples record's ``language``: the name of a known language (a name or fence tag of
+    :mod:`evaluator.languages`, any case: ``"C++"`` is ``"cpp"``)."""
+    name = expect_str(value, "language", non_empty=True)
+    try:
+        return get_language(name).name
+    except ValueError as exc:
+        raise InputError(str(exc), field="language") from None
 
 
 # --- results -----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ nothing else names the languages. Lookups::
     get_language("c++")                  # by name, or by any code-fence tag it answers to
     language_for_extension("main.cc")    # by file extension; None when no language has it
     language_for_fence("cpp")            # by code-fence tag; None when no language has it
+    program_language("c++", fence=None)  # what a program is graded as: "cpp"
 
 :class:`~.builds.Builder` builds programs of compiled languages (confined, each source
 once); the sandbox knows nothing of languages.
@@ -30,6 +31,7 @@ __all__ = [
     "language_for_extension",
     "language_for_fence",
     "languages",
+    "program_language",
 ]
 
 DEFAULT_LANGUAGE = "python"  # what a program is when nothing says otherwise
@@ -78,3 +80,15 @@ def language_for_fence(tag: str) -> Language | None:
     """The language of a code fence's tag (```` ```cpp ````); None for an unknown tag."""
     word = tag.strip().split(maxsplit=1)[0].lower() if tag.strip() else ""
     return next((lang for lang in languages().values() if word in lang.fence_tags), None)
+
+
+def program_language(stated: str | None = None, fence: str | None = None) -> str:
+    """The name of the language a program is graded as: what is ``stated`` (a sample's
+    ``language`` field, ``--language``, a reward's column) wins; else the language its code
+    fence's tag answers to (```` ```cpp ````); else Python (an unknown tag, a bare fence, no
+    fence: an answer in a language not graded here then fails as Python, as LiveCodeBench
+    runs it). Raises ``ValueError`` for a ``stated`` language that is not known."""
+    if stated is not None:
+        return get_language(stated).name
+    found = language_for_fence(fence) if fence else None
+    return found.name if found is not None else DEFAULT_LANGUAGE

@@ -116,7 +116,7 @@ def report_data(run: Run) -> dict[str, Any]:
 
     problems = [
         [p.id, p.difficulty, p.platform, p.contest_date, p.month, [sample(s) for s in p.samples]]
-        + [p.time_limit, p.memory_limit, [failing(t) for t in p.failing_tests]]
+        + [p.time_limit, p.memory_limit, [failing(t) for t in p.failing_tests], language(p)]
         for p in run.problems
     ]
     return {
@@ -172,6 +172,12 @@ def _share(passed: int, samples: int) -> str:
     return "-" if not samples else f"{fixed(100 * passed / samples, 1)}%"
 
 
+def language(problem: ProblemRun) -> str:
+    """What the problem table's language column shows: its programs' languages, ``-`` when
+    the results do not say."""
+    return ", ".join(problem.languages) or "-"
+
+
 def first_problems(run: Run) -> list[dict[str, Any]]:
     """The report's problem table, first page, as ``report.js`` renders it."""
     rows = []
@@ -184,6 +190,7 @@ def first_problems(run: Run) -> list[dict[str, Any]]:
                 "id": p.id,
                 "difficulty": p.difficulty,
                 "platform": p.platform,
+                "language": language(p),
                 "date": p.contest_date[:10],
                 "pass1": _share(passed, len(p.samples)),
                 "passed": f"{passed}/{len(p.samples)}",

@@ -21,7 +21,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evaluator.formats import InputError, read_records
@@ -87,6 +87,7 @@ class ProblemRun:
     time_limit: float | None = None  # CPU seconds per test it ran with (None: not recorded)
     memory_limit: float | None = None  # MB
     failing_tests: tuple[FailingTest, ...] = ()
+    languages: tuple[str, ...] = ()  # its programs' languages (empty: not recorded)
 
     @property
     def graded(self) -> list[bool]:
@@ -281,7 +282,8 @@ class _Builder:
         else:
             samples = _lcb_samples(graded, record.get("metadata"), codes)
         failing = _failing_tests(record.get("failing_tests"))
-        self.problems.append(_problem(pid, record, samples, limits, failing))
+        problem = _problem(pid, record, samples, limits, failing)
+        self.problems.append(replace(problem, languages=_languages(record.get("languages"))))
 
     def _detailed(
         self,
@@ -389,6 +391,17 @@ def _problem(
         memory_limit=limits[1],
         failing_tests=tuple(failing),
     )
+
+
+def _languages(value: Any) -> tuple[str, ...]:
+    """A row's ``languages`` (the names of its programs' languages); none when absent."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise InputError(
+            f"expected a list of language names, got {describe_type(value)}", field="languages"
+        )
+    return tuple(value)
 
 
 def _codes(value: Any, count: int) -> list[str]:

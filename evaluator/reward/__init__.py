@@ -27,7 +27,12 @@
   columns.
 
 The code is the last fenced block of the answer after ``<think>`` sections are removed
-(:func:`~evaluator.formats.extract.extract_code`). Rewards:
+(:func:`~evaluator.formats.extract.extract_code`). Its language is the row's ``language``
+column, else ``CodeReward(language=...)``, else the fence's tag (```` ```cpp ````), else
+Python (:func:`~evaluator.languages.program_language`); a C++ program is built once per
+distinct source (``g++ -std=c++17 -O2``, confined; ``docs/languages.md``), graded on stdin
+problems, and one that does not build is a ``CE`` (0.0). A row naming a language not graded
+here is an ``ERROR`` (``None``). Rewards:
 
 * ``binary``: 1.0 when every test passes, else 0.0 (early exit: grading stops at the first
   failing test); ``fraction``: the share of tests passed (every test runs);
@@ -42,7 +47,7 @@ The code is the last fenced block of the answer after ``<think>`` sections are r
   call; each completion is graded apart, so one that breaks something costs only itself.
 
 Verdicts of the last call are in :attr:`CodeReward.last_verdicts` (``AC``, ``WA``, ``TLE``,
-``MLE``, ``RE``, ``OLE``, ``NO_CODE``, ``ERROR``) and :attr:`CodeReward.last_results`
+``MLE``, ``RE``, ``OLE``, ``CE``, ``NO_CODE``, ``ERROR``) and :attr:`CodeReward.last_results`
 (:class:`~evaluator.runner.grading.GradeResult` or ``None``); :meth:`CodeReward.judged_wrong`
 says whether a completion was judged and found wrong (what the trainer add-on masks on).
 

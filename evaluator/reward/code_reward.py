@@ -15,18 +15,20 @@ from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import Any
 
+from evaluator.languages import program_language
 from evaluator.problem import Problem, Verdict
-from evaluator.reward.columns import ProblemCache, _code_of
+from evaluator.reward.columns import ProblemCache, languages_column, program_of
 from evaluator.runner.grading import GradeOptions, Grader, GradeResult
 from evaluator.sandbox.records import Isolation
 
 NO_CODE = "NO_CODE"
 ERROR = "ERROR"
-VERDICT_NAMES = ("AC", "WA", "TLE", "MLE", "RE", "OLE", NO_CODE, ERROR)
+VERDICT_NAMES = ("AC", "WA", "TLE", "MLE", "RE", "OLE", "CE", NO_CODE, ERROR)
 """Every verdict a reward call reports (one ``<prefix>/verdict_<name>`` metric each)."""
-WRONG_VERDICTS = frozenset({"WA", "TLE", "MLE", "RE", "OLE"})
+WRONG_VERDICTS = frozenset({"WA", "TLE", "MLE", "RE", "OLE", "CE"})
 """Verdicts of completions judged and found wrong (``NO_CODE`` and ``ERROR`` are no
-judgement: nothing ran, as in ``trainer_addon.masking``)."""
+judgement: nothing ran, as in ``trainer_addon.masking``; a C++ program that does not build
+is judged, as a Python one with a syntax error is an ``RE``)."""
 
 _MODES = ("binary", "fraction")
 
@@ -52,7 +54,9 @@ class CodeReward:
     call (TRL's ``log_metric`` keyword, when TRL passes one, is used as well);
     ``time_limit``/``memory_limit``: defaults (CPU seconds per test, MB) for problems that set
     none, overriding those of ``options``;
-    ``metric_prefix``: the metrics' name prefix; ``cache_size``: decoded problems kept.
+    ``metric_prefix``: the metrics' name prefix; ``cache_size``: decoded problems kept;
+    ``language``: what completions are written in when their ``language`` column does not say
+    (None: each answer's code fence, else Python; :func:`~evaluator.languages.program_language`).
     """
 
     __name__ = "code_reward"
@@ -73,6 +77,7 @@ class CodeReward:
         backend: str = "local",
         ray_address: str | None = None,
         ray_options: dict[str, Any] | None = None,
+        language: str | None = None,
     ) -> None:
         if mode not in _MODES:
             raise ValueError(f"mode must be one of {_MODES}, not {mode!r}")
@@ -80,6 +85,7 @@ class CodeReward:
             raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
         self.backend, self.ray_address, self.ray_options = backend, ray_address, ray_options
         self.mode = mode
+        self.language = None if language is None else program_language(language)
         self.no_code_penalty = float(no_code_penalty)
         options = options or GradeOptions(
             isolation=Isolation.ADAPTIVE,
@@ -215,22 +221,33 @@ class CodeReward:
     # -- grading -------------------------------------------------------------------------------
 
     def _submit(
-        self, problems: Sequence[Problem | None], completions: Sequence[Any]
+        self,
+        problems: Sequence[Problem | None],
+        completions: Sequence[Any],
+        languages: Sequence[str | None] | None = None,
     ) -> list[Future[GradeResult] | str]:
-        """A future per completion that needs running, or its verdict when nothing runs."""
+        """A future per completion that needs running, or its verdict when nothing runs.
+        ``languages``: each completion's stated language (None: this reward's, else its
+        fence's)."""
         if len(problems) != len(completions):
             raise ValueError(f"{len(problems)} problems for {len(completions)} completions")
+        stated = list(languages) if languages is not None else [None] * len(completions)
         grader = self.grader
         pending: list[Future[GradeResult] | str] = []
-        for problem, completion in zip(problems, completions, strict=True):
+        for problem, completion, language in zip(problems, completions, stated, strict=True):
             if problem is None:
                 pending.append(ERROR)
                 continue
-            code = _code_of(completion)
+            code, fence = program_of(completion)
             if code is None or not code.strip():
                 pending.append(NO_CODE)
                 continue
-            pending.append(grader.submit(problem, code))
+            try:
+                name = program_language(language or self.language, fence)
+            except ValueError:  # a row naming a language not graded here: that row's ERROR
+                pending.append(ERROR)
+                continue
+            pending.append(grader.submit(problem, code, name))
         return pending
 
     @staticmethod
@@ -311,18 +328,23 @@ class CodeReward:
         problems: Sequence[Problem | None],
         completions: Sequence[Any],
         log_metric: Callable[[str, float], None] | None = None,
+        languages: Sequence[str | None] | None = None,
     ) -> RewardDetails:
-        """Grade completions against already-built problems (None: undecodable), blocking."""
+        """Grade completions against already-built problems (None: undecodable), blocking;
+        ``languages``: each completion's, where it is stated."""
         started = time.perf_counter()
-        pending = self._submit(problems, completions)
+        pending = self._submit(problems, completions, languages)
         outcomes = self._wait(pending)
         return self._finish(pending, outcomes, started, log_metric)
 
     def score(
-        self, problems: Sequence[Problem | None], completions: Sequence[Any]
+        self,
+        problems: Sequence[Problem | None],
+        completions: Sequence[Any],
+        languages: Sequence[str | None] | None = None,
     ) -> list[float | None]:
         """Plain-Python form: rewards of ``completions`` against ``problems``, in order."""
-        return self.score_details(problems, completions).rewards
+        return self.score_details(problems, completions, languages=languages).rewards
 
     def __call__(
         self,
@@ -333,11 +355,14 @@ class CodeReward:
     ) -> list[float | None]:
         completions = list(completions or [])
         problems = self._problems.for_columns(len(completions), columns)
-        return self.score_details(problems, completions, columns.get("log_metric")).rewards
+        languages = languages_column(len(completions), columns)
+        return self.score_details(
+            problems, completions, columns.get("log_metric"), languages
+        ).rewards
 
     def judged_wrong(self, index: int) -> bool:
         """Whether completion ``index`` of the last call was judged and found wrong (WA, TLE,
-        MLE, RE, OLE); False for AC, NO_CODE and ERROR (nothing was judged)."""
+        MLE, RE, OLE, CE); False for AC, NO_CODE and ERROR (nothing was judged)."""
         return self.last_verdicts[index] in WRONG_VERDICTS
 
 
@@ -359,7 +384,7 @@ class AsyncCodeReward(CodeReward):
 
         def prepare():
             problems = self._problems.for_columns(len(completions), columns)
-            return self._submit(problems, completions)
+            return self._submit(problems, completions, languages_column(len(completions), columns))
 
         pending = await asyncio.to_thread(prepare)
         outcomes = await self._gather(pending)

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from evaluator.formats.errors import InputError
-from evaluator.formats.extract import extract_code
+from evaluator.formats.extract import extract_program
 from evaluator.formats.livecodebench import problem_from_lcb
 from evaluator.formats.ours import PROBLEM_FIELDS, problem_from_ours
 from evaluator.problem import Problem
@@ -79,9 +79,22 @@ def _content_text(content: Any) -> str | None:
     return None
 
 
-def _code_of(completion: Any) -> str | None:
+def program_of(completion: Any) -> tuple[str | None, str | None]:
+    """``(code, fence tag)`` of a completion's answer (:func:`extract_program`, which strips
+    ``<think>`` first); ``(None, None)`` when it holds no code."""
     text = completion_text(completion)
-    return None if text is None else extract_code(text)  # extract_code strips <think> first
+    return (None, None) if text is None else extract_program(text)
+
+
+def languages_column(count: int, columns: Mapping[str, Any]) -> list[str | None]:
+    """The ``language`` column of ``count`` completions (one value per completion, or one for
+    all; None where it is absent or empty)."""
+    value = columns.get("language")
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        if len(value) != count:
+            raise ValueError(f"column 'language' has {len(value)} values for {count} completions")
+        return [v if isinstance(v, str) and v.strip() else None for v in value]
+    return [value if isinstance(value, str) and value.strip() else None] * count
 
 
 # --- problems from dataset columns --------------------------------------------------------------

@@ -150,13 +150,32 @@ def _verl_problem(reward: CodeReward, ground_truth: Any) -> Problem | None:
     return found if isinstance(found, Problem) else None
 
 
+def stated_language(ground_truth: Any, extra_info: Any = None) -> str | None:
+    """The language a verl sample says its solution is in: ``extra_info["language"]``, else
+    the ground truth's ``"language"`` field; None when neither says (the solution's code
+    fence then names it, else it is Python)."""
+    if isinstance(extra_info, Mapping) and isinstance(extra_info.get("language"), str):
+        return extra_info["language"]
+    if isinstance(ground_truth, str):
+        if '"language"' not in ground_truth:  # most ground truths: no decoding here
+            return None
+        try:
+            ground_truth = orjson.loads(ground_truth)
+        except orjson.JSONDecodeError:
+            return None
+    if isinstance(ground_truth, Mapping) and isinstance(ground_truth.get("language"), str):
+        return ground_truth["language"]
+    return None
+
+
 def verl_compute_score(
     data_source: Any, solution_str: str, ground_truth: Any, extra_info: Any = None, **kwargs: Any
 ) -> float:
     """verl's ``compute_score``: 1.0 when the code in ``solution_str`` passes every test of
     ``ground_truth`` (forms: :func:`problem_from_ground_truth`), else 0.0. An undecodable
     ground truth scores 0.0 (verl wants a float) and is logged as ERROR in the shared reward's
-    ``last_verdicts``. ``data_source``, ``extra_info`` and other keywords verl passes (its
+    ``last_verdicts``. The solution's language: :func:`stated_language`, else its code fence
+    (```` ```cpp ````), else Python; a language not graded here scores 0.0. ``data_source``, ``extra_info`` and other keywords verl passes (its
     ``reward_kwargs``, a reward router's address) are accepted and not used."""
     return verl_compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info])[0]
 
@@ -177,7 +196,9 @@ async def verl_compute_score_async(
     async with _verl_limit():
 
         def prepare() -> list[Future[GradeResult] | str]:
-            return reward._submit([_verl_problem(reward, ground_truth)], [solution_str])
+            problem = _verl_problem(reward, ground_truth)
+            language = stated_language(ground_truth, extra_info)
+            return reward._submit([problem], [solution_str], [language])
 
         pending = await asyncio.to_thread(prepare)
         outcomes = await AsyncCodeReward._gather(pending)
@@ -199,5 +220,7 @@ def verl_compute_score_batch(
         raise ValueError("data_sources, solution_strs and ground_truths differ in length")
     reward = shared_reward()
     problems = [_verl_problem(reward, gt) for gt in ground_truths]
-    rewards = reward.score(problems, list(solution_strs))
+    infos = list(extra_infos) if extra_infos is not None else [None] * len(ground_truths)
+    languages = [stated_language(gt, info) for gt, info in zip(ground_truths, infos, strict=True)]
+    rewards = reward.score(problems, list(solution_strs), languages)
     return [0.0 if value is None else float(value) for value in rewards]

@@ -296,7 +296,9 @@ _BUILDERS = {
 
 
 class Grader:
-    """Grades programs over a :class:`SandboxPool` (its own, or one you pass in).
+    """Grades programs over a :class:`SandboxPool` (its own, or one you pass in), building
+    compiled languages' programs with a :class:`~evaluator.languages.builds.Builder` (its own,
+    or one you pass in to share its cache and precompiled headers between graders).
 
     >>> from evaluator.problem import Harness, Problem, TestCase
     >>> problem = Problem("rev", Harness.STDIN, [TestCase("abc\\n", "cba\\n")])
@@ -314,6 +316,7 @@ class Grader:
         profile: str = "default",
         checker_pool: SandboxPool | None = None,
         precompiled_headers: bool = True,
+        builder: Builder | None = None,
     ) -> None:
         self.options = options or GradeOptions()
         self._own_pool = pool is None
@@ -325,9 +328,11 @@ class Grader:
         self._own_checker_pool = checker_pool is None
         self._profile = profile
         self._lock = threading.Lock()
-        # Compiled languages' builds (evaluator.languages.builds), started on first use; a
-        # language's prepared work (C++'s precompiled header) with ``precompiled_headers``.
-        self._builder: Builder | None = None
+        # Compiled languages' builds (evaluator.languages.builds): the one given (shared, left
+        # open), else this grader's, started on first use; a language's prepared work (C++'s
+        # precompiled header) with ``precompiled_headers``.
+        self._builder: Builder | None = builder
+        self._own_builder = builder is None
         self._prepare_builds = precompiled_headers
 
     @property
@@ -501,8 +506,8 @@ class Grader:
         return [future.result() for future in futures]
 
     def close(self) -> None:
-        if self._builder is not None:  # first: finished builds still queue their jobs
-            self._builder.close()
+        if self._own_builder and self._builder is not None:  # first: finished builds
+            self._builder.close()  # still queue their jobs
         if self._own_pool:
             self.pool.close()
         if self._own_checker_pool and self._checker_pool is not None:

@@ -48,6 +48,7 @@ class Item:
     text: str  # what the samples file holds
     program: str | None  # what runs (None: no code in the answer)
     key: str  # journal key
+    language: str = "python"  # what the program is written in (evaluator.languages)
 
 
 @dataclass(slots=True)
@@ -77,7 +78,8 @@ def per_problem(
     results: list[GradeResult],
     options: GradeOptions | None = None,
 ) -> list[dict[str, Any]]:
-    """eval_all rows: one per problem, in problem order (items are grouped the same way).
+    """eval_all rows: one per problem, in problem order (items are grouped the same way),
+    each naming the languages of its programs (``languages``, in sample order).
     With ``options``, each row also says the limits its problem ran with and shows the
     tests its samples first failed (``failing_tests``)."""
     rows, start = [], 0
@@ -97,6 +99,7 @@ def per_problem(
             "code_list": [
                 (it.text if not samples[problem.id].raw else it.program) or "" for it in programs
             ],
+            "languages": list(dict.fromkeys(it.language for it in programs)),
         }
         if samples[problem.id].raw:
             row["output_list"] = [it.text for it in programs]

@@ -30,6 +30,7 @@ import orjson
 
 from evaluator.formats.ours import problem_to_ours
 from evaluator.formats.records import dumps_json, loads_json
+from evaluator.languages import DEFAULT_LANGUAGE
 from evaluator.problem import Problem, Verdict
 from evaluator.runner.grading import GradeResult, TestResult
 
@@ -99,9 +100,14 @@ def problem_fingerprint(problem: Problem) -> bytes:
     return digest.digest()
 
 
-def program_key(fingerprint: bytes, program: str | None) -> str:
+def program_key(fingerprint: bytes, program: str | None, language: str = DEFAULT_LANGUAGE) -> str:
+    """The journal key of ``program`` (in ``language``) on the problem of ``fingerprint``:
+    a result is reused only for the same program, language and problem. A Python program's
+    key is what it was before programs had languages (older journals resume)."""
     digest = hashlib.blake2b(fingerprint, digest_size=16)
     digest.update(b"\0none" if program is None else b"\1" + program.encode("utf-8", "replace"))
+    if language != DEFAULT_LANGUAGE:
+        digest.update(b"\2" + language.encode("utf-8"))
     return digest.hexdigest()
 
 

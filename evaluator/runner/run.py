@@ -16,6 +16,7 @@ lines are printed.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import platform
@@ -34,12 +35,13 @@ from evaluator.formats import (
     BadProblem,
     InputError,
     Samples,
-    extract_code,
+    extract_program,
     read_records,
     read_samples,
     sample_format,
 )
 from evaluator.harness import assertion
+from evaluator.languages import DEFAULT_LANGUAGE, BuildLimits, program_language
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.runner.grading import GradeOptions, GradeResult
 from evaluator.runner.outputs import Finished, Item, RunError, per_problem
@@ -61,6 +63,7 @@ __all__ = [
     "describe_file",
     "grade_all",
     "grader_version",
+    "sample_program",
     "shown_ids",
 ]
 
@@ -108,6 +111,10 @@ class GradingRun:
 
     ``problem_files`` (where ``problems`` were read from) and ``command`` (the command line)
     are recorded in the summary's provenance, with the files' hashes.
+
+    ``language``: what the programs are written in when their samples do not say (a
+    ``language`` field wins); None: each raw answer's fence tag, else Python
+    (:func:`~evaluator.languages.program_language`).
     """
 
     def __init__(
@@ -126,8 +133,13 @@ class GradingRun:
         command: str | None = None,
         samples: Mapping[str, Samples] | None = None,
         samples_kind: str | None = None,
+        language: str | None = None,
     ) -> None:
         self.samples_path = samples_path
+        try:
+            self.language = None if language is None else program_language(language)
+        except ValueError as exc:
+            raise RunError(str(exc)) from None
         self.problem_files = list(problem_files)
         self.command = command
         self.options = options
@@ -169,6 +181,17 @@ class GradingRun:
             "profile": profile,
             "early_exit": options.early_exit,
         }
+        # What only other languages' programs use, named only when it is not the default (a
+        # journal of a run without them resumes as before).
+        if self.language is not None:
+            self.journal_options["language"] = self.language
+        if options.compile_flags:
+            self.journal_options["compile_flags"] = {  # as the journal's JSON holds them
+                name: flags if isinstance(flags, str) else list(flags)
+                for name, flags in sorted(options.compile_flags.items())
+            }
+        if options.build_limits != BuildLimits():
+            self.journal_options["build_limits"] = dataclasses.asdict(options.build_limits)
 
     # --- planning -------------------------------------------------------------------------------
 
@@ -196,9 +219,11 @@ class GradingRun:
         for problem in self.graded:
             fingerprint = problem_fingerprint(problem)
             samples = self.samples[problem.id]
+            stated = samples.language or self.language
             for index, text in enumerate(samples.codes):
-                program = _program(problem, samples, text)
-                items.append(Item(problem, index, text, program, program_key(fingerprint, program)))
+                program, language = sample_program(problem, samples, text, stated)
+                key = program_key(fingerprint, program, language)
+                items.append(Item(problem, index, text, program, key, language))
         return items
 
     # --- the journal ----------------------------------------------------------------------------
@@ -284,7 +309,9 @@ class GradingRun:
             if self.journal is not None:
                 self.journal.record(item.problem.id, item.index, item.key, result)
 
-        jobs = [(self.items[i].problem, self.items[i].program) for i in todo]
+        jobs = [
+            (self.items[i].problem, self.items[i].program, self.items[i].language) for i in todo
+        ]
         grade_all(
             grader,
             jobs,
@@ -333,6 +360,7 @@ class GradingRun:
             unknown_sample_ids=self.unknown,
             samples_outside_selection=len(self.outside),
             samples_format=self.kind,
+            languages=dict(Counter(item.language for item in self.items)),
             seed=self.seed,
             resumed=self.resumed,
             options=self.journal_options,
@@ -369,7 +397,7 @@ class GradingRun:
 
 def grade_all(
     grader: ProgramGrader,
-    jobs: Iterable[tuple[Problem, str | None]],
+    jobs: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
     *,
     on_result: Callable[[int, GradeResult], None] | None = None,
     progress: bool = True,
@@ -377,7 +405,7 @@ def grade_all(
     counts: Counter[str] | None = None,
     unit: str = "prog",
 ) -> list[GradeResult]:
-    """Grade ``jobs`` in parallel over ``grader``, with a progress bar on stderr counting
+    """Grade ``jobs`` (``(problem, code)`` or ``(problem, code, language)``) in parallel over ``grader``, with a progress bar on stderr counting
     verdicts; results in input order. ``on_result(n, result)`` is called for the n-th job
     as it finishes (from a grader thread, one call at a time).
 
@@ -424,13 +452,13 @@ def grade_all(
 
     with bar:
         submitted = 0
-        for n, (problem, program) in enumerate(jobs):
+        for n, job in enumerate(jobs):
             while not window.acquire(timeout=0.5):
                 pass
             if state["error"] is not None:
                 window.release()
                 break
-            future = grader.submit(problem, program)
+            future = grader.submit(*job)
             submitted += 1
             future.add_done_callback(lambda f, n=n: done(n, f))
         with lock:
@@ -464,12 +492,17 @@ def _samples_kind(path: str) -> str | None:
     return None
 
 
-def _program(problem: Problem, samples: Samples, text: str) -> str | None:
-    """What runs for one sample: its code (extracted from a raw answer), wrapped for
-    assertion problems; None when the answer holds no code."""
-    code = extract_code(text) if samples.raw else text
+def sample_program(
+    problem: Problem, samples: Samples, text: str, stated: str | None = None
+) -> tuple[str | None, str]:
+    """What runs for one sample and its language: its code (extracted from a raw answer,
+    whose fence may name the language), wrapped for assertion problems when it is Python;
+    None when the answer holds no code. ``stated``: the language the samples (or the run)
+    name, over the fence's."""
+    code, fence = extract_program(text) if samples.raw else (text, None)
+    language = program_language(stated, fence)
     if code is None:
-        return None
-    if problem.harness is Harness.ASSERTION:
-        return assertion.program(problem, code, samples.continues_prompt)
-    return code
+        return None, language
+    if problem.harness is Harness.ASSERTION and language == DEFAULT_LANGUAGE:
+        return assertion.program(problem, code, samples.continues_prompt), language
+    return code, language

@@ -26,6 +26,8 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from evaluator.formats import extract_code
+from evaluator.languages import get_language
+from evaluator.languages.builds import Builder
 from evaluator.problem import Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, TestResult
 from evaluator.runner.run import grader_version
@@ -64,6 +66,16 @@ class Service:
         self.settings = settings
         self.pool: SandboxPool | None = None
         self.gate: Gate | None = None
+        self._builder: Builder | None = None
+
+    @property
+    def builder(self) -> Builder:
+        """Where compiled languages' programs are built, for every request (one cache, one
+        precompiled header): started on the first such program."""
+        assert self.pool is not None
+        if self._builder is None:  # requests run on the event loop's thread: no race
+            self._builder = Builder(self.pool.size)
+        return self._builder
 
     async def start(self) -> None:
         settings = self.settings
@@ -75,13 +87,15 @@ class Service:
         log.info("sandbox pool ready: %d workers, %d requests at once", self.pool.size, running)
 
     async def stop(self) -> None:
+        if self._builder is not None:
+            await asyncio.to_thread(self._builder.close)
         if self.pool is not None:
             await asyncio.to_thread(self.pool.close)
             log.info("sandbox pool closed")
 
     def grader(self, options: GradeOptions) -> Grader:
         assert self.pool is not None
-        return Grader(options, pool=self.pool)
+        return Grader(options, pool=self.pool, builder=self.builder)
 
 
 # --- plumbing: token, body, JSON, errors, the log line --------------------------------------------
@@ -173,9 +187,24 @@ async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
     if request.language not in sandbox_fusion.SUPPORTED:
         return sandbox_fusion.unsupported_language(request.language), "SandboxError"
     assert service.pool is not None
-    job = request.job(service.settings.memory_limit)
+    language = get_language(request.language)
+    build = None
+    if language.compiled:
+        try:
+            build = await asyncio.wrap_future(
+                service.builder.submit(language, request.code, language.default_flags)
+            )
+        except OSError as exc:  # no toolchain on this machine
+            return sandbox_fusion.sandbox_error(
+                f"cannot build {language.name}: {exc}"
+            ), "SandboxError"
+        if not build.ok:
+            return sandbox_fusion.compile_failed_response(build), "CE"
+        job = request.program_job(build, language, service.settings.memory_limit)
+    else:
+        job = request.job(service.settings.memory_limit)
     result = await asyncio.wrap_future(service.pool.submit(job))
-    answer = sandbox_fusion.run_code_response(result.runs[0])
+    answer = sandbox_fusion.run_code_response(result.runs[0], build)
     return answer, answer["status"]
 
 
@@ -201,7 +230,8 @@ async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
         early_exit=not (config.get("extra") or {}).get("run_all_cases", False),
     )
     with service.grader(options) as grader:
-        result: GradeResult = await asyncio.wrap_future(grader.submit(problem, code))
+        language = get_language(config["language"]).name
+        result: GradeResult = await asyncio.wrap_future(grader.submit(problem, code, language))
     ran = [
         (test, outcome)
         for test, outcome in zip(problem.tests, result.tests, strict=False)

@@ -11,8 +11,10 @@ README's "Use it as a service" and held by ``tests/service/``:
 
 * a program that writes more than the output limit is stopped there (``Failed``, return
   code -9), where SandboxFusion would keep reading;
-* a language other than Python answers SandboxFusion's error shape (``SandboxError``) until
-  the language layer adds it; a language SandboxFusion does not know is a 400.
+* Python and C++ run (C++ built as our grader builds it, ``g++ -std=c++17 -O2``, under the
+  server's build limits: ``compile_timeout`` is checked, not used); another language
+  SandboxFusion knows answers its error shape (``SandboxError``); a language SandboxFusion
+  does not know is a 400.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
+from evaluator.harness.stdio import build_program_job
+from evaluator.languages import Build, Language, languages
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits, Mode, RunResult
 from evaluator.sandbox.environments import PLAIN
@@ -32,11 +36,15 @@ from .errors import BadRequest
 
 __all__ = [
     "LANGUAGES",
+    "SUPPORTED",
     "RunCode",
     "Submission",
+    "compile_failed_response",
+    "compile_result",
     "parse_run_code",
     "parse_submit",
     "run_code_response",
+    "sandbox_error",
     "unsupported_language",
 ]
 
@@ -49,7 +57,10 @@ LANGUAGES = frozenset(
         "swift", "racket", "gtest", "react",
     }
 )  # fmt: skip
-SUPPORTED = frozenset({"python"})
+# What this server runs: Python, and each of our compiled languages SandboxFusion names alike.
+SUPPORTED = frozenset(
+    {"python"} | {name for name, lang in languages().items() if lang.compiled and name in LANGUAGES}
+)
 DEFAULT_TIMEOUT = 10.0  # seconds: SandboxFusion's default compile and run timeouts
 MAX_TIMEOUT = 600.0  # seconds: a request asking more is refused rather than held
 
@@ -64,13 +75,21 @@ class RunCode:
     run_timeout: float
     memory_mb: int | None
 
-    def job(self, default_memory_mb: int) -> Job:
-        """The plain run of ``code`` on ``stdin`` (a fresh process: one test)."""
-        limits = Limits(
+    def limits(self, default_memory_mb: int) -> Limits:
+        return Limits(
             cpu_time=self.run_timeout,
             wall_time=self.run_timeout,
             memory_mb=self.memory_mb or default_memory_mb,
         )
+
+    def program_job(self, build: Build, language: Language, default_memory_mb: int) -> Job:
+        """The built program run on ``stdin`` (``./solution < stdin``), as a grader runs it."""
+        problem = Problem("run_code", Harness.STDIN, [TestCase(self.stdin, "")])
+        return build_program_job(problem, build, language, self.limits(default_memory_mb))
+
+    def job(self, default_memory_mb: int) -> Job:
+        """The plain run of ``code`` on ``stdin`` (a fresh process: one test)."""
+        limits = self.limits(default_memory_mb)
         return Job(
             code=self.code,
             inputs=[self.stdin],
@@ -129,7 +148,7 @@ def parse_run_code(body: Any) -> RunCode:
     stdin = _field(body, "stdin", (str,), "") or ""
     language = _language(body)
     run_timeout = _timeout(body, "run_timeout")
-    _timeout(body, "compile_timeout")  # checked; nothing is compiled for Python
+    _timeout(body, "compile_timeout")  # checked; builds run under the server's build limits
     memory = _field(body, "memory_limit_MB", (int,), -1)
     files = _field(body, "files", (dict,), {})
     for path, content in files.items():
@@ -146,9 +165,15 @@ def parse_run_code(body: Any) -> RunCode:
 
 def unsupported_language(language: str) -> dict[str, Any]:
     """SandboxFusion's answer for a language it knows and this server does not run."""
+    supported = ", ".join(sorted(SUPPORTED))
+    return sandbox_error(f"language {language!r} is not supported by this server ({supported})")
+
+
+def sandbox_error(message: str) -> dict[str, Any]:
+    """SandboxFusion's answer when its sandbox, not the program, failed."""
     return {
         "status": "SandboxError",
-        "message": f"language {language!r} is not supported by this server (python only)",
+        "message": message,
         "compile_result": None,
         "run_result": None,
         "executor_pod_name": None,
@@ -191,15 +216,43 @@ def command_result(run: RunResult) -> dict[str, Any]:
     }
 
 
-def run_code_response(run: RunResult) -> dict[str, Any]:
-    """SandboxFusion's ``RunCodeResponse`` for a Python run: ``Success`` when it ended with
-    status 0 within its limits, else ``Failed``."""
+def compile_result(build: Build) -> dict[str, Any]:
+    """SandboxFusion's ``CommandRunResult`` of a build: return code 0 when it built, else 1
+    with the compiler's diagnostics (or the limit it ran into) on stderr."""
+    stderr = build.output if build.output or build.ok else build.message
+    return {
+        "status": "Finished",
+        "execution_time": round(build.seconds, 6),
+        "cpu_time": None,
+        "return_code": 0 if build.ok else 1,
+        "stdout": "",
+        "stderr": stderr,
+    }
+
+
+def compile_failed_response(build: Build) -> dict[str, Any]:
+    """SandboxFusion's answer for a program that does not build: ``Failed``, the compile
+    result, no run."""
+    return {
+        "status": "Failed",
+        "message": build.message,
+        "compile_result": compile_result(build),
+        "run_result": None,
+        "executor_pod_name": None,
+        "files": {},
+    }
+
+
+def run_code_response(run: RunResult, build: Build | None = None) -> dict[str, Any]:
+    """SandboxFusion's ``RunCodeResponse`` for a run (of a built program: with its
+    ``build``'s compile result): ``Success`` when it ended with status 0 within its limits,
+    else ``Failed``."""
     result = command_result(run)
     failed = result["status"] != "Finished" or result["return_code"] != 0
     return {
         "status": "Failed" if failed else "Success",
         "message": "",
-        "compile_result": None,
+        "compile_result": None if build is None else compile_result(build),
         "run_result": result,
         "executor_pod_name": None,
         "files": {},

@@ -389,3 +389,12 @@ def test_a_samples_language_field_is_read_and_kept_consistent() -> None:
                 {"question_id": "a", "code_list": ["y"], "language": "python"},
             ]
         )
+
+
+def test_a_samples_language_is_named_canonically_and_an_unknown_one_is_located() -> None:
+    from evaluator.formats import InputError, samples_from_records
+
+    got = samples_from_records([{"question_id": "a", "code_list": ["x"], "language": "C++"}])
+    assert got["a"].language == "cpp"  # a fence tag, any case, names the language
+    with pytest.raises(InputError, match=r"record 1: field 'language': unknown language 'cobol'"):
+        samples_from_records([{"question_id": "a", "code_list": ["x"], "language": "cobol"}])

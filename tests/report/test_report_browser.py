@@ -82,6 +82,7 @@ def test_demo_report_shows_the_results_file(demo_run, driver, tmp_path):
         assert cells(driver, f"{selector} .c-pass1") == [f"{100 * row['pass@1']:.1f}%"]
         passed = f"{sum(row['graded_list'])}/{len(row['graded_list'])}"
         assert cells(driver, f"{selector} .c-passed") == [passed]
+        assert cells(driver, f"{selector} .c-language") == [", ".join(row["languages"])]
         assert cells(driver, f"{selector} .chip") == [d["verdict"] for d in row["details"]]
 
     # Filters change the rows shown.
@@ -106,7 +107,7 @@ def test_demo_report_shows_the_results_file(demo_run, driver, tmp_path):
     assert len(visible_ids(driver, "problems")) == len(rows)
 
     # Sorting by pass@1: ascending, ties in file order; a second click reverses.
-    header = driver.find_element(By.CSS_SELECTOR, "#problems th[data-sort='4']")
+    header = driver.find_element(By.CSS_SELECTOR, "#problems th[data-sort='5']")
     header.click()
     by_pass = sorted(rows, key=lambda r: r["pass@1"])
     assert visible_ids(driver, "problems") == [r["question_id"] for r in by_pass]

@@ -97,7 +97,7 @@ def test_an_output_flood_is_stopped(server):
     assert 0 < len(result.stdout) <= 65 << 20 and set(result.stdout) <= {"x", "\n"}
 
 
-@pytest.mark.parametrize("language", ["cpp", "java"])
+@pytest.mark.parametrize("language", ["java", "rust"])
 def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     import requests
 
@@ -105,6 +105,49 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     answer = requests.post(f"{server.url}/run_code", json=body, timeout=60).json()
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
+    assert "(cpp, python)" in answer["message"]
+
+
+def _run_cpp(server, code: str, stdin: str = "", timeout: float = 5):
+    request = RunCodeRequest(code=code, stdin=stdin, language="cpp", run_timeout=timeout)
+    return run_code(request, endpoint=server.url, max_attempts=1, client_timeout=120)
+
+
+CPP_SUM = '#include <cstdio>\nint main(){long a,b;scanf("%ld %ld",&a,&b);printf("%ld\\n",a+b);}\n'
+
+
+def test_cpp_is_built_then_run(server):
+    response = _run_cpp(server, CPP_SUM, "2 3\n")
+    assert response.status == RunStatus.Success, response
+    assert (response.compile_result.status, response.compile_result.return_code) == ("Finished", 0)
+    result = response.run_result
+    assert (result.status, result.return_code, result.stdout) == ("Finished", 0, "5\n")
+    assert summary_run_code_result(response, MAPPING) == "ok"
+
+
+def test_cpp_that_does_not_build_is_a_failed_compile(server):
+    response = _run_cpp(server, "int main() { return nope; }\n")
+    assert response.status == RunStatus.Failed
+    assert response.run_result is None
+    assert response.compile_result.return_code == 1
+    assert "'nope' was not declared" in response.compile_result.stderr
+    assert summary_run_code_result(response, MAPPING) == "failed"
+
+
+@pytest.mark.parametrize(
+    ("body", "want"),
+    [
+        ("int main(){ return 3; }", ("Finished", 3)),
+        ("#include <cstdlib>\nint main(){ abort(); }", ("Finished", -6)),
+        ("int main(){ volatile int *p = nullptr; return *p; }", ("Finished", -11)),
+        ("int main(){ for(;;); }", ("TimeLimitExceeded", None)),
+    ],
+    ids=["exit-3", "abort", "segfault", "loop"],
+)
+def test_cpp_exit_paths_are_what_a_plain_run_reports(server, body, want):
+    response = _run_cpp(server, body, timeout=1)
+    assert response.status == RunStatus.Failed
+    assert (response.run_result.status, response.run_result.return_code) == want
 
 
 def test_readmes_client_snippet(server, capsys):

@@ -13,13 +13,13 @@ TESTS = [
 ]
 
 
-def _submit(server, completion: str, **config):
+def _submit(server, completion: str, language: str = "python", **config):
     request = SubmitRequest(
         dataset="code_contests",
         id=7,
         completion=completion,
         config=TestConfig(
-            language="python",
+            language=language,
             dataset_type="CommonOJDataset",
             provided_data={"id": 7, "test": TESTS},
             **config,
@@ -76,3 +76,11 @@ def test_a_dataset_this_server_does_not_hold(server):
     reply = requests.post(f"{server.url}/submit", json=body, timeout=30)
     assert reply.status_code == 400
     assert "provided_data" in reply.json()["error"]
+
+
+def test_a_cpp_completion(server):
+    right = "```cpp\n#include <iostream>\nint main(){long a,b;std::cin>>a>>b;std::cout<<a+b<<'\\n';}\n```"
+    result = _submit(server, right, language="cpp")
+    assert result.accepted and [t.passed for t in result.tests] == [True, True, True]
+    broken = _submit(server, "```cpp\nint main() { return nope; }\n```", language="cpp")
+    assert not broken.accepted and broken.tests[0].test_info["verdict"] == "CE"

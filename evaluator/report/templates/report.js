@@ -17,7 +17,8 @@
     return {
       index: index, id: p[0], difficulty: p[1], platform: p[2], date: p[3], month: p[4],
       samples: samples, passed: passed, pass1: samples.length ? passed / samples.length : null,
-      cpu: cpu, verdicts: verdicts, timeLimit: p[6], memoryLimit: p[7], tests: tests
+      cpu: cpu, verdicts: verdicts, timeLimit: p[6], memoryLimit: p[7], tests: tests,
+      language: p[9]
     };
   });
 
@@ -100,6 +101,8 @@
   }
 
   var columns = problemColumns().concat([
+    { sort: function (r) { return r.language; },
+      cell: function (r, td) { textCell(td, r.language, "c-language"); } },
     { sort: function (r) { return r.date || null; },
       cell: function (r, td) { textCell(td, r.date.slice(0, 10), "c-date"); } },
     { sort: function (r) { return r.pass1; },
