@@ -33,6 +33,26 @@ def fill(fd: int, data: bytes) -> None:
         offset += os.pwrite(fd, view[offset:], offset)
 
 
+def tree_bytes(path: str, enough: int) -> int:
+    """Bytes the files under ``path`` hold (their allocated blocks: a sparse file holds
+    what it wrote), not following symlinks; the count stops once it passes ``enough``."""
+    total, todo = 0, [path]
+    while todo and total <= enough:
+        try:
+            entries = list(os.scandir(todo.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(entry.path)
+                else:
+                    total += entry.stat(follow_symlinks=False).st_blocks * 512
+            except OSError:
+                pass
+    return total
+
+
 def clear_dir(path: str) -> None:
     """Remove what is inside ``path`` (not following symlinks); errors are ignored."""
     try:

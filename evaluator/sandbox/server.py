@@ -37,7 +37,7 @@ import warnings
 from typing import Any
 
 from evaluator.sandbox import headers, kernel, reports, template
-from evaluator.sandbox.files import clear_dir, fill, read_output, remove_tree
+from evaluator.sandbox.files import clear_dir, fill, read_output, remove_tree, tree_bytes
 from evaluator.sandbox.inside import harness
 from evaluator.sandbox.wire import STOP, FrameReader, frames_end, split_frames, write_frames
 
@@ -86,11 +86,13 @@ class _Child:
         "clock",
         "brief_fd",
         "statm",
+        "held",
     )
 
     def __init__(self, pid: int, status_r: int, ctrl_w: int | None, key: bytes, brief_fd: int):
         self.pid, self.status_r, self.ctrl_w, self.key = pid, status_r, ctrl_w, key
         self.statm: int | None = None  # /proc/<pid>/statm, for a child held to resident memory
+        self.held = 0  # bytes it held (memory and files) when killed over the memory limit
         self.brief_fd = brief_fd  # the server's copy, back to the spares once the child is gone
         self.pidfd = os.pidfd_open(pid)
         self.poller = select.poll()
@@ -112,11 +114,16 @@ class _Child:
 
     def watch_resident(self) -> None:
         """Open the child's ``statm`` now, once: it reads the process's memory whatever it
-        executes later."""
-        self.statm = os.open(f"/proc/{self.pid}/statm", os.O_RDONLY | os.O_CLOEXEC)
+        executes later (unmeasured, 0, if it cannot be opened)."""
+        try:
+            self.statm = os.open(f"/proc/{self.pid}/statm", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self.statm = None
 
     def resident(self) -> int:
         """Bytes of the child's resident memory now (its RSS); 0 once it is gone."""
+        if self.statm is None:
+            return 0
         try:
             return int(os.pread(self.statm, 128, 0).split()[1]) * _PAGE  # type: ignore[arg-type]
         except (OSError, IndexError, ValueError):
@@ -278,14 +285,11 @@ class Server:
         limits = job["limits"]
         script = job["mode"] == "stdin"
         _fill_input(fds[0], text)  # stdout/stderr were emptied when last read
-        resident = None
         if executable is None:
             child = self._spawn(_brief(job, "run", count=1), fds, heavy=job["heavy"])
         else:
             brief = {"role": "exec", "limits": limits, "argv": job["argv"]}
             child = self._spawn(brief, fds, (executable,))
-            child.watch_resident()
-            resident = limits["memory_mb"] << 20
         start_wall = time.monotonic()
         report, limit = self._await_report(
             child,
@@ -294,7 +298,7 @@ class Server:
             0.0,
             until_exit=script,
             stop=job.get("early_exit"),
-            resident=resident,
+            fast=executable is not None,
         )
         wall = time.monotonic() - start_wall
         status, usage = self._finish(child, kill=True)
@@ -307,7 +311,7 @@ class Server:
         else:
             header = headers.from_exit(report, status)
         header["cpu_time"] = usage.ru_utime + usage.ru_stime
-        header["peak_memory_kb"] = usage.ru_maxrss
+        header["peak_memory_kb"] = max(usage.ru_maxrss, child.held >> 10)
         header["wall_time"] = wall
         header["limit"] = limit or headers.limit_from(header, limits)
         return headers.with_output(header, fds, limits)
@@ -378,7 +382,7 @@ class Server:
         status, usage = self._finish(child, kill=True)
         header = headers.from_wait(None, status) if script else headers.from_exit(None, status)
         header["cpu_time"] = max(0.0, usage.ru_utime + usage.ru_stime - start_cpu)
-        header["peak_memory_kb"] = usage.ru_maxrss
+        header["peak_memory_kb"] = max(usage.ru_maxrss, child.held >> 10)
         header["wall_time"] = time.monotonic() - start_wall
         header["limit"] = limit or headers.limit_from(header, limits)
         return headers.with_output(header, fds, limits)
@@ -427,7 +431,7 @@ class Server:
         else:
             header = headers.from_exit(report, status)
         header["cpu_time"] = sum(u.ru_utime + u.ru_stime for u in (usage, judge_usage))
-        header["peak_memory_kb"] = usage.ru_maxrss
+        header["peak_memory_kb"] = max(usage.ru_maxrss, candidate.held >> 10)
         header["wall_time"] = wall
         header["limit"] = limit or headers.limit_from(header, limits)
         return headers.with_frames(header, out, err, limits)
@@ -465,7 +469,9 @@ class Server:
             os.close(status_w)
             if ctrl_r is not None:
                 os.close(ctrl_r)
-        return _Child(pid, status_r, ctrl_w, key, brief_fd)
+        child = _Child(pid, status_r, ctrl_w, key, brief_fd)
+        child.watch_resident()  # now: before the child can exec or drop its dumpable bit
+        return child
 
     def _fork(self, fds: list[int], heavy: bool = False) -> int:
         """Ask a template for a child holding ``fds``; its pid (it is this server's child)."""
@@ -524,19 +530,25 @@ class Server:
         data=0,
         until_exit=False,
         stop=False,
-        resident=None,
+        fast=False,
     ):
         """Wait for the child's report (and with ``data=2`` the test's stdout and stderr
         after it) while enforcing the CPU limit (the child's CPU clock,
         unforgeable; with ``partner``, the candidate of a split test, the two together) and
         the wall-clock backstop. Returns (report, limit hit). With ``until_exit``, waits
         until the child has exited and returns its last report (None if it sent none). With
-        ``stop`` (early exit), a stop from the pool kills the child: (None, "stop"). With
-        ``resident`` (bytes), a child whose resident memory grows past it is killed
-        ("memory"): checked every 10 ms, as its RLIMIT_DATA is only a backstop."""
+        ``stop`` (early exit), a stop from the pool kills the child: (None, "stop").
+
+        The program (``partner`` when there is one, else the child) is killed ("memory")
+        when what it holds grows past the memory limit: its resident memory (shared mappings
+        too, which RLIMIT_DATA does not count) plus the files in the run directory. It is
+        checked at each tick: every 10 ms with ``fast`` (an executed program, whose
+        RLIMIT_DATA is only a backstop), else with the CPU check."""
         cpu_limit = limits["cpu_time"]
         wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
-        tick = 0.01 if resident else min(0.1, max(0.01, cpu_limit / 10))
+        memory_limit = limits["memory_mb"] << 20
+        program = partner if partner is not None else child
+        tick = 0.01 if fast else min(0.1, max(0.01, cpu_limit / 10))
         poller = child.poller
         exited = False
         last = None
@@ -573,12 +585,20 @@ class Server:
                 if eof or child.status_r not in events:  # nothing more can arrive
                     return (self._take_report(child, data) or last), None
                 continue
-            if not events and resident and child.resident() > resident:  # first: a program
-                self._kill(child)  # over both limits at a tick crossed this one first
+            held = self._holds(program, memory_limit) if not events else 0
+            if held > memory_limit:  # first: a program over both limits at a tick crossed
+                program.held = held  # this one first
+                self._kill(child, partner)
                 return last, "memory"
             if not events and _cpu(child, partner) - start_cpu > cpu_limit:
                 self._kill(child, partner)
                 return last, "cpu"
+
+    def _holds(self, program: _Child, limit: int) -> int:
+        """Bytes the program holds: its resident memory and its files in the run directory
+        (on a tmpfs /tmp they are memory too; anywhere, a program must not fill a disk)."""
+        resident = program.resident()
+        return resident + tree_bytes(self.run_dir, limit - resident + 1)
 
     @staticmethod
     def _take_report(child: _Child, data: int):
