@@ -189,8 +189,8 @@ def watched_pool(monkeypatch):
     state = {"now": 0, "peak": 0, "finished": []}
     submit, finish = grader.submit, reward._finish
 
-    def counting_submit(problem, code):
-        future = submit(problem, code)
+    def counting_submit(problem, code, language=None):
+        future = submit(problem, code, language)
         with lock:
             state["now"] += 1
             state["peak"] = max(state["peak"], state["now"])
