@@ -981,6 +981,46 @@ MORE_CALL = [
         "return len(word) > 5",
         [("banana",), ("apple",), ("",), ("abcdefg",), ("hi",)],
     ),
+    (
+        "is-greater",
+        "Is It Greater",
+        "isGreater(self, a: int, b: int) -> bool",
+        "Given two integers `a` and `b`, return `true` if `a` is greater than `b` and `false` otherwise.",
+        "return a > b",
+        [(5, 3), (3, 5), (4, 4), (-1, -2), (0, 1)],
+    ),
+    (
+        "multiply-three",
+        "Multiply Three",
+        "multiplyThree(self, a: int, b: int, c: int) -> int",
+        "Given three integers `a`, `b` and `c`, return their product.",
+        "return a * b * c",
+        [(1, 2, 3), (0, 5, 6), (-1, 2, 3), (2, 2, 2), (4, 1, 5)],
+    ),
+    (
+        "sum-two-squares",
+        "Sum of Two Squares",
+        "sumTwoSquares(self, a: int, b: int) -> int",
+        "Given two integers `a` and `b`, return `a * a + b * b`.",
+        "return a * a + b * b",
+        [(1, 2), (0, 0), (3, 4), (-2, 1), (2, 2)],
+    ),
+    (
+        "minus-one",
+        "Minus One",
+        "minusOne(self, n: int) -> int",
+        "Given an integer `n`, return `n` minus 1.",
+        "return n - 1",
+        [(5,), (0,), (-3,), (100,)],
+    ),
+    (
+        "times-ten",
+        "Times Ten",
+        "timesTen(self, n: int) -> int",
+        "Given an integer `n`, return ten times `n`.",
+        "return 10 * n",
+        [(3,), (0,), (-4,), (25,)],
+    ),
 ]
 
 MORE_STDIN = [
@@ -998,6 +1038,34 @@ MORE_STDIN = [
         "Read two integers with two calls `int(input())` (one per line) and print their sum. Print only the sum.",
         "a = int(input())\nb = int(input())\nprint(a + b)",
         ["2\n3\n", "0\n0\n", "-5\n8\n", "10\n-3\n"],
+    ),
+    (
+        "main-sum-two",
+        "Sum in main",
+        "Define a function `main()` that reads two integers, one per line, with two calls `int(input())`, and prints their sum; then call `main()`. Print only the sum.",
+        "def main():\n    a = int(input())\n    b = int(input())\n    print(a + b)\n\n\nmain()",
+        ["2\n3\n", "0\n0\n", "-5\n8\n", "10\n-3\n"],
+    ),
+    (
+        "main-upper",
+        "Upper in main",
+        "Define a function `main()` that reads a word with `input()` and prints it in upper case, then call `main()`. Print nothing else.",
+        "def main():\n    print(input().upper())\n\n\nmain()",
+        ["hello\n", "abc\n", "Python\n"],
+    ),
+    (
+        "print-sum-two-three",
+        "Two Plus Three",
+        "Print the value of 2 + 3. There is no input.",
+        "print(2 + 3)",
+        [""],
+    ),
+    (
+        "main-hello",
+        "Hello in main",
+        "Define a function `main()` that prints `Hello, main!`, then call `main()`. There is no input.",
+        "def main():\n    print('Hello, main!')\n\n\nmain()",
+        [""],
     ),
 ]
 
@@ -1455,6 +1523,46 @@ MUTANTS: dict[str, list[tuple[str, str, str]]] = {
     "sum-two-hint": [
         ("the product", "a = int(input())\nb = int(input())\nprint(a * b)", "WA"),
         ("joins the text", "print(input() + input())", "WA"),
+    ],
+    "is-greater": [
+        ("greater or equal", "return a >= b", "WA"),
+        ("less than", "return a < b", "WA"),
+    ],
+    "multiply-three": [("the sum", "return a + b + c", "WA"), ("ignores c", "return a * b", "WA")],
+    "sum-two-squares": [
+        ("the square of the sum", "return (a + b) ** 2", "WA"),
+        ("doubles instead of squaring", "return 2 * a + 2 * b", "WA"),
+    ],
+    "minus-one": [("plus one", "return n + 1", "WA"), ("one minus n", "return 1 - n", "WA")],
+    "times-ten": [("adds ten", "return n + 10", "WA"), ("times 100", "return 100 * n", "WA")],
+    "main-sum-two": [
+        (
+            "the product",
+            "def main():\n    a = int(input())\n    b = int(input())\n    print(a * b)\n\n\nmain()",
+            "WA",
+        ),
+        (
+            "reads both from one line",
+            "def main():\n    a, b = map(int, input().split())\n    print(a + b)\n\n\nmain()",
+            "RE",
+        ),
+        (
+            "never calls main",
+            "def main():\n    a = int(input())\n    b = int(input())\n    print(a + b)",
+            "WA",
+        ),
+    ],
+    "main-upper": [
+        ("capitalises", "def main():\n    print(input().capitalize())\n\n\nmain()", "WA"),
+        ("never calls main", "def main():\n    print(input().upper())", "WA"),
+    ],
+    "print-sum-two-three": [
+        ("prints the expression", "print('2 + 3')", "WA"),
+        ("multiplies", "print(2 * 3)", "WA"),
+    ],
+    "main-hello": [
+        ("never calls main", "def main():\n    print('Hello, main!')", "WA"),
+        ("Hello, World", "def main():\n    print('Hello, World!')\n\n\nmain()", "WA"),
     ],
 }
 
