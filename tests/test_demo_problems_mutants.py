@@ -25,6 +25,7 @@ from evaluator.runner import GradeOptions, Grader, GradeResult
 DATA = Path(__file__).resolve().parents[1] / "trainer_addon" / "data"
 PROBLEMS = DATA / "demo_problems.jsonl"
 MUTANTS = DATA / "demo_mutants.jsonl"
+SPLIT = DATA / "demo_split.json"
 
 
 def _lines(path: Path) -> list[dict]:
@@ -59,6 +60,15 @@ def test_every_problem_has_two_mutants_or_more():
     assert set(counts) == {r["question_id"] for r in RECORDS}
     assert min(counts.values()) >= 2
     assert all(m["what"] and m["verdict"] != "AC" for m in MUTANT_RECORDS)
+
+
+def test_every_held_out_problem_is_checked_by_mutants():
+    """The committed split's held-out problems (what the demo's pass@1 is read on) are all
+    bundled problems with two mutants or more, every one of which must fail (below)."""
+    counts = Counter(m["question_id"] for m in MUTANT_RECORDS)
+    held_out = json.loads(SPLIT.read_text())["eval"]
+    assert len(held_out) >= 30
+    assert {q: counts[q] for q in held_out if counts[q] < 2} == {}
 
 
 def test_every_reference_passes(graded):

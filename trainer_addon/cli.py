@@ -315,7 +315,8 @@ ABOVE_ZERO = click.FloatRange(min=0, min_open=True)
 @_demo_option(
     "--eval-temperature",
     ABOVE_ZERO,
-    "Held-out (and --reselect) sampling temperature [default: the last stage's].",
+    "Held-out (and --reselect) sampling temperature: the committed split's base rates were "
+    "measured at the default.",
 )
 @_demo_option("--eval-problems", POSITIVE, "Only the first N held-out problems.")
 @_demo_option("--batch-size", POSITIVE, "Sequences per generate() call (held-out, selection).")
@@ -345,8 +346,8 @@ def demo(
 ):
     """Train SmolLM2-135M-Instruct on CPU on easy problems and show the held-out pass@1 rise.
 
-    Held-out pass@1 before and after training (several samples per problem at the last
-    stage's temperature, a paired bootstrap interval over problems), OUTPUT/metrics.jsonl,
+    Held-out pass@1 before and after training (several samples per problem at
+    --eval-temperature, a paired bootstrap interval over problems), OUTPUT/metrics.jsonl,
     OUTPUT/training.png, OUTPUT/summary.json, and OUTPUT/train_problems.jsonl for `mctrain
     sweep-temperature`. See trainer_addon/README.md."""
     from .demo import DEMO_PROBLEMS, DEMO_SPLIT, DemoError, DemoSettings, run_demo

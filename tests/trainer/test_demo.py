@@ -184,16 +184,33 @@ def test_split_needs_two_useful_problems():
 
 
 def test_committed_split_is_a_pass_rate_selection():
+    """Every bundled problem's base rate was measured as the held-out evaluation samples (the
+    shared sampler, the demo's temperature and samples per problem); the split keeps exactly
+    those in (0, 1), holds out 30 or more of both kinds apart from the training problems."""
     split = json.loads(DEMO_SPLIT.read_text())
     rates = split["base_pass_rates"]
+    defaults = DemoSettings()
+    measured = split["selection"]
+    assert measured["samples"] == defaults.eval_samples
+    assert measured["temperature"] == defaults.sampling_temperature
+    assert measured["max_completion_length"] == defaults.max_completion_length
+    assert measured["sampler"] == "trainer_addon.sampling (evaluator.generate.sample_completions)"
+    ids = [json.loads(line)["question_id"] for line in DEMO_PROBLEMS.read_text().splitlines()]
+    assert sorted(rates) == sorted(ids)
     chosen = split["train"] + split["eval"]
     assert len(set(chosen)) == len(chosen)
     for qid in chosen:
         passed, samples = rates[qid]
-        assert 0 < passed < samples, qid
+        assert 0 < passed < samples == defaults.eval_samples, qid
     for qid, (passed, samples) in rates.items():
         if qid not in chosen:
             assert passed in (0, samples), qid
+    assert len(split["eval"]) >= 30
+    kinds = {
+        r["question_id"]: "stdin" if r["platform"] != "leetcode" else "call"
+        for r in map(json.loads, DEMO_PROBLEMS.read_text().splitlines())
+    }
+    assert {kinds[q] for q in split["eval"]} == {"stdin", "call"}
 
 
 @pytest.mark.parametrize(
