@@ -61,11 +61,11 @@ class DemoSettings:
     # the share of tests passed: a program that gets some tests right beats one that crashes,
     # so far fewer groups have all-equal rewards (no gradient) than with binary 0/1
     reward_mode: str = "fraction"
-    temperature_stages: str | None = "0.6,0.8"
+    temperature_stages: str | None = "0.6,0.8,1.0"
     # 0.9 x the base model's diversity level at T=0.6 on the training problems in groups of
     # num_generations, measured by `mctrain sweep-temperature` (data/demo_sweep.json, its
     # command in "settings"): `floor_from_sweep`
-    diversity_floor: float | None = 0.678
+    diversity_floor: float | None = 0.645
     diversity_window: int = 3
     temperature: float = 0.8  # without stages
     eval_samples: int = 16  # per held-out problem; with 8, sampling noise dominated the interval
