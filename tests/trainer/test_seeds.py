@@ -3,7 +3,9 @@ then the paired differences per seed and pooled, with intervals over problems an
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -74,6 +76,18 @@ def test_seeds_run_each_seed_and_report_them_pooled(tiny_model_dir, tmp_path):
     assert (out / "learning.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "pooled (2 seeds): held-out pass@1" in result.output
     assert "seed 3: held-out pass@1" in result.output
+
+    # benchmarks/plot_results.py redraws the plot from the run's files
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "plot_results.py"
+    spec = importlib.util.spec_from_file_location("plot_results", script)
+    plot_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plot_results)
+    results = tmp_path / "results"
+    results.mkdir()
+    out.rename(results / "train_seeds")
+    (results / "train_seeds" / "learning.png").unlink()
+    assert plot_results.plot_train_seeds(results) == [results / "train_seeds" / "learning.png"]
+    assert (results / "train_seeds" / "learning.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_interval_counts_sampling_noise():
