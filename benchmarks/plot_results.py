@@ -13,6 +13,8 @@ Inputs (each optional; a missing one is reported and skipped):
 * ``sandbox_overhead.json`` (``benchmarks/sandbox_overhead.py``): ``sandbox_overhead.png``.
 * ``benchmarks/accuracy/results/*.json``: ``accuracy_agreement.png``, agreement per set
   (every ``summary`` with an ``agreement`` field; LiveCodeBench runs per half, judge and model).
+* ``train_seeds/seeds.json`` (``benchmarks/train_seeds.py``, with its ``seed-<s>/metrics.jsonl``):
+  ``train_seeds/learning.png`` (the add-on's learning plot, ``trainer_addon.demo_results``).
 """
 
 from __future__ import annotations
@@ -286,6 +288,23 @@ def plot_accuracy(folder: Path, results: Path) -> list[Path]:
     return [_save(fig, results / "accuracy_agreement.png")]
 
 
+def plot_train_seeds(results: Path) -> list[Path]:
+    """The learning plot of a ``train_seeds.py`` run, redrawn from its files."""
+    from trainer_addon.demo_results import plot_learning, read_metrics
+
+    folder = results / "train_seeds"
+    path = folder / "seeds.json"
+    if not path.is_file():
+        print(f"no {path}: skipped")
+        return []
+    report = json.loads(path.read_text())
+    records = [
+        read_metrics(folder / f"seed-{s['seed']}" / "metrics.jsonl") for s in report["seeds"]
+    ]
+    plot_learning(report, records, folder / "learning.png")
+    return [folder / "learning.png"]
+
+
 def _save(fig, path: Path) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -302,6 +321,7 @@ def main() -> int:
     plot_speed(results)
     plot_sandbox_overhead(results)
     plot_accuracy(Path(args.accuracy), results)
+    plot_train_seeds(results)
     return 0
 
 

@@ -58,6 +58,17 @@ def _stage_temperatures(spec: str | None) -> list[float]:
         raise click.BadParameter(str(exc), param_hint="--temperature-stages")
 
 
+def _seeds(spec: str | None) -> list[int]:
+    from .seeds import parse_seeds
+
+    if spec is None:
+        return []
+    try:
+        return parse_seeds(spec)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--seeds")
+
+
 def _floor_from(path: str, first_stage: float) -> float:
     from .stages import floor_from_sweep
 
@@ -315,12 +326,20 @@ ABOVE_ZERO = click.FloatRange(min=0, min_open=True)
 @_demo_option(
     "--eval-temperature",
     ABOVE_ZERO,
-    "Held-out (and --reselect) sampling temperature [default: the last stage's].",
+    "Held-out (and --reselect) sampling temperature: the committed split's base rates were "
+    "measured at the default.",
 )
 @_demo_option("--eval-problems", POSITIVE, "Only the first N held-out problems.")
 @_demo_option("--batch-size", POSITIVE, "Sequences per generate() call (held-out, selection).")
 @click.option("--bf16/--no-bf16", default=DEMO.bf16, show_default=True, help="bf16 autocast.")
 @_demo_option("--seed", int)
+@click.option(
+    "--seeds",
+    "seeds_spec",
+    default=None,
+    help="Run once per seed, e.g. 0,1,2: OUTPUT/seed-<s>/ each, then OUTPUT/seeds.json (the "
+    "paired differences per seed and pooled) and OUTPUT/learning.png; overrides --seed.",
+)
 @_demo_option("--workers", POSITIVE, "Sandbox workers for the reward [default: CPU cores].")
 @_file_option(
     "--problems",
@@ -341,12 +360,20 @@ ABOVE_ZERO = click.FloatRange(min=0, min_open=True)
 @_demo_option("--eval-fraction", click.FloatRange(0, 1, min_open=True, max_open=True))
 @click.option("--select-only", is_flag=True, help="With --reselect: stop after OUTPUT/split.json.")
 def demo(
-    model_path, output, problems, split_path, reselect, select_only, diversity_floor_from, **options
+    model_path,
+    output,
+    problems,
+    split_path,
+    reselect,
+    select_only,
+    diversity_floor_from,
+    seeds_spec,
+    **options,
 ):
     """Train SmolLM2-135M-Instruct on CPU on easy problems and show the held-out pass@1 rise.
 
-    Held-out pass@1 before and after training (several samples per problem at the last
-    stage's temperature, a paired bootstrap interval over problems), OUTPUT/metrics.jsonl,
+    Held-out pass@1 before and after training (several samples per problem at
+    --eval-temperature, a paired bootstrap interval over problems), OUTPUT/metrics.jsonl,
     OUTPUT/training.png, OUTPUT/summary.json, and OUTPUT/train_problems.jsonl for `mctrain
     sweep-temperature`. See trainer_addon/README.md."""
     from .demo import DEMO_PROBLEMS, DEMO_SPLIT, DemoError, DemoSettings, run_demo
@@ -359,6 +386,9 @@ def demo(
         raise click.UsageError("--temperature-stages needs --diversity-floor")
     if select_only and not reselect:
         raise click.UsageError("--select-only needs --reselect")
+    seeds = _seeds(seeds_spec)
+    if seeds and reselect:
+        raise click.UsageError("--seeds holds out the same problems for every seed: no --reselect")
     if model_path is None:
         found = smollm2_gguf_path()
         if found is None:
@@ -370,18 +400,27 @@ def demo(
         raise click.BadParameter(f"{model_path} does not exist", param_hint="--model")
     options["temperature_stages"] = ",".join(f"{t:g}" for t in stages) or None
     settings = DemoSettings(**options)
+    where = {
+        "problems_path": Path(problems) if problems else DEMO_PROBLEMS,
+        "split_path": Path(split_path) if split_path else DEMO_SPLIT,
+    }
+    echo = lambda line: click.echo(line, err=True)  # noqa: E731
     try:
         with echo_stage_moves():
-            run_demo(
-                model_path,
-                Path(output),
-                settings,
-                problems_path=Path(problems) if problems else DEMO_PROBLEMS,
-                split_path=Path(split_path) if split_path else DEMO_SPLIT,
-                reselect=reselect,
-                select_only=select_only,
-                echo=lambda line: click.echo(line, err=True),
-            )
+            if seeds:
+                from .seeds import run_seeds
+
+                run_seeds(model_path, Path(output), settings, seeds, echo=echo, **where)
+            else:
+                run_demo(
+                    model_path,
+                    Path(output),
+                    settings,
+                    reselect=reselect,
+                    select_only=select_only,
+                    echo=echo,
+                    **where,
+                )
     except DemoError as exc:
         raise click.ClickException(str(exc))
 

@@ -40,6 +40,8 @@ DEMO_SPLIT = DATA / "demo_split.json"
 DEMO_SWEEP = DATA / "demo_sweep.json"
 
 Echo = Callable[[str], None]
+# what samples the selection and the held-out answers (written into the split it measured)
+SAMPLER = "trainer_addon.sampling (evaluator.generate.sample_completions)"
 
 
 class DemoError(Exception):
@@ -59,15 +61,17 @@ class DemoSettings:
     # the share of tests passed: a program that gets some tests right beats one that crashes,
     # so far fewer groups have all-equal rewards (no gradient) than with binary 0/1
     reward_mode: str = "fraction"
-    temperature_stages: str | None = "0.6,0.8"
+    temperature_stages: str | None = "0.6,0.8,1.0"
     # 0.9 x the base model's diversity level at T=0.6 on the training problems in groups of
     # num_generations, measured by `mctrain sweep-temperature` (data/demo_sweep.json, its
     # command in "settings"): `floor_from_sweep`
-    diversity_floor: float | None = 0.678
+    diversity_floor: float | None = 0.645
     diversity_window: int = 3
     temperature: float = 0.8  # without stages
     eval_samples: int = 16  # per held-out problem; with 8, sampling noise dominated the interval
-    eval_temperature: float | None = None  # default: the last stage's
+    # held-out (and selection) temperature: the split's base rates were measured at it; None:
+    # the last stage's
+    eval_temperature: float | None = 0.8
     eval_problems: int | None = None  # use only the first N held-out problems
     batch_size: int = 32  # sequences per generate() call when sampling for selection/eval
     bf16: bool = True  # bf16 autocast (matmuls) on CPU; LoRA weights stay fp32
@@ -274,9 +278,12 @@ def select_split(
     (output / "selection_results.json").write_text(json.dumps(results) + "\n")
     split = split_problems(problems_path, graded, settings.eval_fraction, settings.seed)
     split["selection"] = {
+        "sampler": SAMPLER,
         "samples": settings.select_samples,
         "temperature": settings.sampling_temperature,
         "max_completion_length": settings.max_completion_length,
+        "batch_size": settings.batch_size,
+        "bf16": settings.bf16,
         "seed": settings.seed,
         "seconds": round(time.perf_counter() - start, 1),
     }

@@ -197,3 +197,93 @@ def plot_training(records: Sequence[dict], summary: dict[str, Any], path: Path) 
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
+
+
+def plot_learning(report: dict[str, Any], records: Sequence[Sequence[dict]], path: Path) -> None:
+    """The learning plot of ``mctrain demo --seeds``, one figure: training reward per step,
+    held-out pass@1 before and after per seed (and pooled) with 95% intervals over problems
+    and samples, the paired differences, group diversity and temperature per step."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    seeds = report["seeds"]
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, axes = plt.subplots(1, 5, figsize=(22, 4.6))
+    reward, heldout, difference, diversity, temperature = axes
+    for i, (seed, steps) in enumerate(zip(seeds, records, strict=True)):
+        color = colors[i % len(colors)]
+        x = [r["step"] for r in steps]
+        label = f"seed {seed['seed']}"
+        for ax, name in (
+            (reward, "reward"),
+            (diversity, "microcoder/diversity"),
+            (temperature, "microcoder/temperature"),
+        ):
+            ax.plot(x, [float(r.get(name, float("nan"))) for r in steps], ".-", color=color)
+        reward.lines[-1].set_label(label)
+        start = seed["diversity"]["start"]
+        if start is not None:
+            diversity.axhline(0.8 * start, color=color, linestyle=":", linewidth=1)
+    floor = report["settings"].get("diversity_floor")
+    if floor is not None and report["settings"].get("temperature_stages"):
+        diversity.axhline(floor, color="tab:red", linestyle="--", linewidth=1, label="stage floor")
+        diversity.legend(fontsize=7, title="dotted: 0.8 x each seed's start", title_fontsize=7)
+    rows = [*seeds, {"seed": "pooled", **report["pooled"]}]
+    for i, row in enumerate(rows):
+        color = "black" if row["seed"] == "pooled" else colors[i % len(colors)]
+        for x, key in ((0, "base"), (1, "trained")):
+            low, high = row[f"{key}_interval95"]
+            heldout.errorbar(
+                x + (i - len(rows) / 2) * 0.06,
+                row[key],
+                yerr=[[row[key] - low], [high - row[key]]],
+                fmt="o",
+                color=color,
+                capsize=3,
+            )
+        heldout.plot(
+            [(i - len(rows) / 2) * 0.06, 1 + (i - len(rows) / 2) * 0.06],
+            [row["base"], row["trained"]],
+            color=color,
+            alpha=0.5,
+        )
+        low, high = row["interval95"]
+        difference.errorbar(
+            i,
+            row["difference"],
+            yerr=[[row["difference"] - low], [high - row["difference"]]],
+            fmt="o",
+            color=color,
+            capsize=4,
+        )
+    heldout.set_xticks([0, 1], ["base", "trained"])
+    difference.axhline(0, color="gray", linewidth=1)
+    difference.set_xticks(range(len(rows)), [str(r["seed"]) for r in rows])
+    difference.set_xlabel("seed")
+    titles = (
+        (reward, "training reward per step"),
+        (
+            heldout,
+            f"held-out pass@1 ({report['problems']} problems x "
+            f"{report['samples_per_problem']}, T={report['heldout_temperature']:g})",
+        ),
+        (difference, "paired difference, 95% CI over problems and samples"),
+        (diversity, "group diversity per step"),
+        (temperature, "sampling temperature per step"),
+    )
+    for ax, title in titles:
+        ax.set_title(title, fontsize=9)
+        if ax is not heldout and ax is not difference:
+            ax.set_xlabel("step")
+    reward.legend(fontsize=7)
+    v = report["verdict"]
+    fig.suptitle(
+        f"mctrain demo, {len(seeds)} seeds: pooled difference {report['pooled']['difference']:+.3f} "
+        f"{report['pooled']['interval95']}, {v['seeds_positive']} of {len(seeds)} seeds positive",
+        fontsize=10,
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)

@@ -33,6 +33,7 @@ STEP_METRICS = (
     "microcoder/time/reward_s",
     "microcoder/time/wall_s",
 )
+BUNDLED = len(DEMO_PROBLEMS.read_text().splitlines())  # the candidate problems of --reselect
 
 
 def _demo(args):
@@ -149,8 +150,8 @@ def test_reselect_with_a_model_that_solves_nothing_says_so(tiny_model_dir, tmp_p
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if line.startswith("Error")]
     assert lines == [
-        "Error: only 0 of 56 problems have a pass rate strictly between 0 and 1: nothing to "
-        "train on and hold out (more --select-samples, another model?)"
+        f"Error: only 0 of {BUNDLED} problems have a pass rate strictly between 0 and 1: "
+        "nothing to train on and hold out (more --select-samples, another model?)"
     ]
 
 
@@ -178,21 +179,38 @@ def test_split_needs_two_useful_problems():
     ids = [json.loads(line)["question_id"] for line in DEMO_PROBLEMS.read_text().splitlines()]
     graded = {qid: [False, False] for qid in ids}
     graded[ids[0]] = [True, False]
-    with pytest.raises(DemoError, match="only 1 of 56 problems"):
+    with pytest.raises(DemoError, match=f"only 1 of {BUNDLED} problems"):
         split_problems(DEMO_PROBLEMS, graded)
 
 
 def test_committed_split_is_a_pass_rate_selection():
+    """Every bundled problem's base rate was measured as the held-out evaluation samples (the
+    shared sampler, the demo's temperature and samples per problem); the split keeps exactly
+    those in (0, 1), holds out 30 or more of both kinds apart from the training problems."""
     split = json.loads(DEMO_SPLIT.read_text())
     rates = split["base_pass_rates"]
+    defaults = DemoSettings()
+    measured = split["selection"]
+    assert measured["samples"] == defaults.eval_samples
+    assert measured["temperature"] == defaults.sampling_temperature
+    assert measured["max_completion_length"] == defaults.max_completion_length
+    assert measured["sampler"] == "trainer_addon.sampling (evaluator.generate.sample_completions)"
+    ids = [json.loads(line)["question_id"] for line in DEMO_PROBLEMS.read_text().splitlines()]
+    assert sorted(rates) == sorted(ids)
     chosen = split["train"] + split["eval"]
     assert len(set(chosen)) == len(chosen)
     for qid in chosen:
         passed, samples = rates[qid]
-        assert 0 < passed < samples, qid
+        assert 0 < passed < samples == defaults.eval_samples, qid
     for qid, (passed, samples) in rates.items():
         if qid not in chosen:
             assert passed in (0, samples), qid
+    assert len(split["eval"]) >= 30
+    kinds = {
+        r["question_id"]: "stdin" if r["platform"] != "leetcode" else "call"
+        for r in map(json.loads, DEMO_PROBLEMS.read_text().splitlines())
+    }
+    assert {kinds[q] for q in split["eval"]} == {"stdin", "call"}
 
 
 @pytest.mark.parametrize(
@@ -319,6 +337,6 @@ def test_bundled_references_pass_and_known_wrong_answers_fail():
     finally:
         reward.close()
     references = dict(zip([q for q, _ in answers[: len(records)]], scores, strict=False))
-    assert len(references) == 56
+    assert len(references) == BUNDLED
     assert {q for q, s in references.items() if s != 1.0} == set()
     assert scores[len(records) :] == [0.0] * len(wrong)
