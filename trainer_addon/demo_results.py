@@ -279,9 +279,12 @@ def plot_learning(report: dict[str, Any], records: Sequence[Sequence[dict]], pat
             ax.set_xlabel("step")
     reward.legend(fontsize=7)
     v = report["verdict"]
+    pooled = report["pooled"]
+    low, high = pooled["interval95"]
     fig.suptitle(
-        f"mctrain demo, {len(seeds)} seeds: pooled difference {report['pooled']['difference']:+.3f} "
-        f"{report['pooled']['interval95']}, {v['seeds_positive']} of {len(seeds)} seeds positive",
+        f"mctrain demo, seeds {', '.join(str(s['seed']) for s in seeds)}: pooled difference "
+        f"{pooled['difference']:+.3f} [{low:+.3f}, {high:+.3f}], "
+        f"{v['seeds_positive']} of {len(seeds)} positive",
         fontsize=10,
     )
     fig.tight_layout()
