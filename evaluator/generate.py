@@ -23,8 +23,9 @@ this module (or :mod:`evaluator.cli`) stays light.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ __all__ = [
     "ModelNotFound",
     "Progress",
     "Sampling",
+    "bf16_inference",
     "build_messages",
     "decode_completions",
     "generate_samples",
@@ -292,8 +294,8 @@ def sample_completions(
 
     The jobs are the prompts, each repeated ``n`` times in a row (TRL's generation batch),
     left-padded into ``generate`` calls of ``batch_size`` sequences (all in one when None),
-    after ``torch.manual_seed(seed)``; ``bf16``: bf16 autocast on the model's device (the
-    trainer's mixed precision). ``progress`` is called with each call's sequence count.
+    after ``torch.manual_seed(seed)``; ``bf16``: in :func:`bf16_inference` (the trainer's mixed
+    precision). ``progress`` is called with each call's sequence count.
     """
     import torch
 
@@ -304,25 +306,59 @@ def sample_completions(
     groups: list[list[list[int]]] = [[] for _ in prompt_ids]
     model.eval()  # inference: no dropout
     torch.manual_seed(seed)
-    for start in range(0, len(jobs), step):
-        chunk = jobs[start : start + step]
-        input_ids, mask = _left_padded([prompt_ids[i] for i in chunk], tokenizer.pad_token_id)
-        device = model.device
-        with (
-            torch.no_grad(),
-            torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16),
-        ):
+    precision = bf16_inference(model) if bf16 else contextlib.nullcontext()
+    with torch.no_grad(), precision:
+        for start in range(0, len(jobs), step):
+            chunk = jobs[start : start + step]
+            rows = [prompt_ids[i] for i in chunk]
+            input_ids, mask = _left_padded(rows, tokenizer.pad_token_id)
             output = model.generate(
-                input_ids=input_ids.to(device),
-                attention_mask=mask.to(device),
+                input_ids=input_ids.to(model.device),
+                attention_mask=mask.to(model.device),
                 generation_config=config,
             )
-        new = output[:, input_ids.shape[1] :].tolist()
-        for index, ids in zip(chunk, new, strict=True):
-            groups[index].append(_until_stop(ids, stop_ids))
-        if progress is not None:
-            progress(len(chunk))
+            new = output[:, input_ids.shape[1] :].tolist()
+            for index, ids in zip(chunk, new, strict=True):
+                groups[index].append(_until_stop(ids, stop_ids))
+            if progress is not None:
+                progress(len(chunk))
     return groups
+
+
+@contextlib.contextmanager
+def bf16_inference(model: Any) -> Iterator[None]:
+    """bf16 autocast on ``model``'s device, with bf16 copies of its frozen linear weights for
+    the duration (the fp32 ones are put back after).
+
+    Autocast casts a linear layer's fp32 weight to bf16 at every call unless the weight
+    requires grad (only those casts are cached, for one autocast region): LoRA freezes the
+    base model, so without the copies every decoding step re-casts all its weights. The copies
+    give the same numbers bit for bit, since autocast runs a linear layer in bf16 either way.
+    The output projection is left as it is (small models tie it to the input embedding).
+    """
+    import torch
+
+    head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    skip = {id(p) for p in head.parameters()} if head is not None else set()
+    frozen = [
+        param
+        for module in model.modules()
+        if isinstance(module, torch.nn.Linear)
+        for param in (module.weight, module.bias)
+        if param is not None
+        and not param.requires_grad
+        and param.dtype == torch.float32
+        and id(param) not in skip
+    ]
+    originals = [param.data for param in frozen]
+    try:
+        for param in frozen:
+            param.data = param.data.to(torch.bfloat16)
+        with torch.autocast(model.device.type, dtype=torch.bfloat16):
+            yield
+    finally:
+        for param, original in zip(frozen, originals, strict=True):
+            param.data = original
 
 
 def _left_padded(rows: Sequence[Sequence[int]], pad_id: int) -> tuple[Any, Any]:

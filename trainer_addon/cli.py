@@ -439,6 +439,12 @@ def demo(
 @click.option("--trend-tolerance", default=0.05, show_default=True)
 @click.option("--swing-tolerance", default=0.25, show_default=True)
 @click.option("--seed", default=0, show_default=True)
+@click.option(
+    "--bf16/--no-bf16",
+    default=False,
+    show_default=True,
+    help="Sample in bf16, as training with --bf16 samples (the demo trains with it).",
+)
 def sweep_temperature(
     model_path,
     problems,
@@ -453,6 +459,7 @@ def sweep_temperature(
     trend_tolerance,
     swing_tolerance,
     seed,
+    bf16,
 ):
     """Sample k completions per prompt at each temperature, measure group diversity, and
     recommend the highest temperature whose diversity neither collapses nor swings.
@@ -486,6 +493,7 @@ def sweep_temperature(
         max_new_tokens=max_new_tokens,
         n=ngram,
         seed=seed,
+        bf16=bf16,
         progress=progress,
         collapse_level=collapse_level,
         trend_tolerance=trend_tolerance,
@@ -504,6 +512,7 @@ def sweep_temperature(
         "trend_tolerance": trend_tolerance,
         "swing_tolerance": swing_tolerance,
         "seed": seed,
+        "bf16": bf16,
     }
     report = {
         "recommended": best,

@@ -65,7 +65,7 @@ class DemoSettings:
     # 0.9 x the base model's diversity level at T=0.6 on the training problems in groups of
     # num_generations, measured by `mctrain sweep-temperature` (data/demo_sweep.json, its
     # command in "settings"): `floor_from_sweep`
-    diversity_floor: float | None = 0.645
+    diversity_floor: float | None = 0.64
     diversity_window: int = 3
     temperature: float = 0.8  # without stages
     eval_samples: int = 16  # per held-out problem; with 8, sampling noise dominated the interval

@@ -105,12 +105,14 @@ def sample_groups(
     k: int,
     max_new_tokens: int,
     seed: int,
+    bf16: bool = False,
 ) -> list[list[list[int]]]:
     """k sampled completions (token ids, up to and with the first stop) of each chat prompt,
-    in one batch as the trainer samples one: the ids its diversity is measured on."""
+    in one batch as the trainer samples one (``bf16``: as it samples with ``bf16``): the ids
+    its diversity is measured on."""
     prompt_ids = chat_prompt_ids(tokenizer, prompts)
     sampling = trainer_sampling(temperature, max_new_tokens)
-    return sample_completions(model, tokenizer, prompt_ids, k, sampling, seed=seed)
+    return sample_completions(model, tokenizer, prompt_ids, k, sampling, seed=seed, bf16=bf16)
 
 
 def run_sweep(
@@ -123,6 +125,7 @@ def run_sweep(
     max_new_tokens: int = 128,
     n: int = 4,
     seed: int = 0,
+    bf16: bool = False,
     progress=None,
     **criterion,
 ) -> tuple[list[TemperatureStats], float, bool]:
@@ -134,7 +137,7 @@ def run_sweep(
         rounds_div = []
         for index, batch in enumerate(batches):
             groups = sample_groups(
-                model, tokenizer, batch, temperature, k, max_new_tokens, seed + index
+                model, tokenizer, batch, temperature, k, max_new_tokens, seed + index, bf16
             )
             rounds_div.append([distinct_ngram_ratio(g, n) for g in groups])
             if progress is not None:

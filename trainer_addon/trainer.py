@@ -15,6 +15,10 @@ change it: a step schedule (``temperature_schedule``) or diversity-triggered sta
 (``temperature_stages`` + ``diversity_floor``, :mod:`trainer_addon.stages`), whose move is
 decided from one batch's diversity and applied at the next batch.
 
+``_generate_single_turn``: TRL's, in :func:`evaluator.generate.bf16_inference` with ``bf16``
+(TRL samples a PEFT model in fp32 and scores it in bf16); the held-out and sweep samplers
+sample the same way.
+
 ``training_step`` is timed too: ``microcoder/time/{step,generate,reward}_s`` say where a
 step's wall time goes (``generate``: sampling plus TRL's scoring bookkeeping, without the
 reward; the rest of ``step`` is the loss forward and backward).
@@ -36,6 +40,7 @@ from trl import GRPOTrainer
 from trl.trainer.utils import add_fused_lm_head
 
 from evaluator import VERDICT_NAMES
+from evaluator.generate import bf16_inference
 
 from .config import parse_temperature_schedule, temperature_at
 from .diversity import batch_diversity
@@ -185,6 +190,16 @@ class MicroCoderGRPOTrainer(GRPOTrainer):
             self.diversity_stages.floor,
         )
         return True
+
+    def _generate_single_turn(self, *args, **kwargs):
+        """TRL's, in bf16 when training is (:func:`evaluator.generate.bf16_inference`):
+        accelerate's autocast wraps the model's ``forward``, which a PEFT model's ``generate``
+        does not call, so LoRA runs would sample in fp32 what the loss scores in bf16 (and
+        recast the frozen weights at every decoding step)."""
+        if not self.args.bf16 or self.use_vllm or getattr(self.args, "use_transformers_paged", 0):
+            return super()._generate_single_turn(*args, **kwargs)
+        with bf16_inference(self.accelerator.unwrap_model(self.model)):
+            return super()._generate_single_turn(*args, **kwargs)
 
     def _generate_and_score_completions(self, inputs):
         mode = "train" if self.model.training else "eval"

@@ -4,8 +4,10 @@ random model, real TRL, real transformers ``generate``)."""
 
 from __future__ import annotations
 
+import pytest
 import torch
 from datasets import Dataset
+from peft import LoraConfig
 
 from evaluator.generate import generation_config, stop_token_ids
 from tests.conftest import make_model
@@ -28,7 +30,7 @@ PROMPTS = [
 DECLARED_STOPS = list(range(100, 200))
 
 
-def _trainer(tokenizer, tmp_path) -> MicroCoderGRPOTrainer:
+def _trainer(tokenizer, tmp_path, bf16: bool = False, lora: bool = False) -> MicroCoderGRPOTrainer:
     model = make_model(tokenizer)
     model.generation_config.eos_token_id = DECLARED_STOPS
     config = MicroCoderGRPOConfig(
@@ -37,15 +39,18 @@ def _trainer(tokenizer, tmp_path) -> MicroCoderGRPOTrainer:
         num_generations=GROUP,
         max_completion_length=LENGTH,
         temperature=TEMPERATURE,
+        bf16=bf16,
         report_to=[],
         use_cpu=True,
     )
+    peft_config = LoraConfig(r=4, lora_alpha=8, target_modules="all-linear") if lora else None
     return MicroCoderGRPOTrainer(
         model=model,
         reward_funcs=[lambda completions, **kw: [0.0] * len(completions)],
         args=config,
         train_dataset=Dataset.from_list([{"prompt": p} for p in PROMPTS]),
         processing_class=tokenizer,
+        peft_config=peft_config,
     )
 
 
@@ -71,9 +76,19 @@ def test_sampling_settings_are_the_trainers(tiny_tokenizer, tmp_path):
     assert ours.to_dict() == trainer.generation_config.to_dict()
 
 
-def test_demo_and_sweep_sample_what_the_trainer_samples(tiny_tokenizer, tmp_path):
-    trainer = _trainer(tiny_tokenizer, tmp_path)
+@pytest.mark.parametrize(
+    "bf16, lora",
+    [(False, False), (True, True)],
+    ids=["fp32", "bf16-lora"],  # bf16 with LoRA: TRL alone would sample it in fp32
+)
+def test_demo_and_sweep_sample_what_the_trainer_samples(tiny_tokenizer, tmp_path, bf16, lora):
+    trainer = _trainer(tiny_tokenizer, tmp_path, bf16=bf16, lora=lora)
+    seen: set[torch.dtype] = set()  # what the model's layers compute in while TRL samples
+    layer = next(m for n, m in trainer.model.named_modules() if n.endswith("layers.0.mlp"))
+    hook = layer.register_forward_hook(lambda module, args, out: seen.add(out.dtype))
     trainer_ids, trainer_texts = _trainer_samples(trainer)
+    hook.remove()
+    assert seen == {torch.bfloat16 if bf16 else torch.float32}
     # not a trivial batch: some completions stop early, at declared stops, others run to the
     # limit, and a group's completions differ
     stopped = [ids for ids in trainer_ids if len(ids) < LENGTH]
@@ -82,7 +97,9 @@ def test_demo_and_sweep_sample_what_the_trainer_samples(tiny_tokenizer, tmp_path
     assert all(len({tuple(ids) for ids in group}) > 1 for group in _grouped(trainer_ids))
 
     model = trainer.model
-    groups = sample_groups(model, tiny_tokenizer, PROMPTS, TEMPERATURE, GROUP, LENGTH, seed=SEED)
+    groups = sample_groups(
+        model, tiny_tokenizer, PROMPTS, TEMPERATURE, GROUP, LENGTH, seed=SEED, bf16=bf16
+    )
     assert groups == _grouped(trainer_ids)
 
     answers = sample_answers(
@@ -94,5 +111,6 @@ def test_demo_and_sweep_sample_what_the_trainer_samples(tiny_tokenizer, tmp_path
         LENGTH,
         batch_size=len(PROMPTS) * GROUP,  # the trainer's generation batch: one generate call
         seed=SEED,
+        bf16=bf16,
     )
     assert answers == _grouped(trainer_texts)
