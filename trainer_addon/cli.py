@@ -331,7 +331,11 @@ ABOVE_ZERO = click.FloatRange(min=0, min_open=True)
 )
 @_demo_option("--eval-problems", POSITIVE, "Only the first N held-out problems.")
 @_demo_option("--batch-size", POSITIVE, "Sequences per generate() call (held-out, selection).")
-@click.option("--bf16/--no-bf16", default=DEMO.bf16, show_default=True, help="bf16 autocast.")
+@click.option(
+    "--bf16/--no-bf16",
+    default=None,
+    help="bf16 autocast [default: where this CPU multiplies bf16 natively, measured].",
+)
 @_demo_option("--seed", int)
 @click.option(
     "--seeds",
@@ -441,9 +445,9 @@ def demo(
 @click.option("--seed", default=0, show_default=True)
 @click.option(
     "--bf16/--no-bf16",
-    default=False,
-    show_default=True,
-    help="Sample in bf16, as training with --bf16 samples (the demo trains with it).",
+    default=None,
+    help="Sample in bf16, as training with --bf16 samples [default: as the demo decides, "
+    "where this CPU multiplies bf16 natively].",
 )
 def sweep_temperature(
     model_path,
@@ -467,6 +471,7 @@ def sweep_temperature(
     Writes OUTPUT/sweep.json and OUTPUT/sweep.png. See trainer_addon/sweep.py for the
     exact criterion."""
     from .models import load_model_and_tokenizer
+    from .precision import resolve_bf16
     from .reward import load_problem_dataset
     from .sweep import plot_sweep, run_sweep, stats_to_dict
 
@@ -476,6 +481,9 @@ def sweep_temperature(
         raise click.BadParameter("comma-separated numbers expected", param_hint="--temperatures")
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
+    bf16, why = resolve_bf16(bf16)
+    if why is not None:
+        click.echo(why, err=True)
     model, tokenizer = load_model_and_tokenizer(model_path)
     dataset = load_problem_dataset(problems, limit=num_prompts)
     prompts = list(dataset["prompt"])

@@ -25,7 +25,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -68,15 +68,18 @@ class DemoSettings:
     diversity_floor: float | None = 0.64
     diversity_window: int = 3
     temperature: float = 0.8  # without stages
-    # per held-out problem: with the old 9 problems, 8 let sampling noise dominate the interval;
-    # with 30, the first 8 of 16 give about the same width (benchmarks/README.md, issue 29)
-    eval_samples: int = 16
+    # per held-out problem: with 30 problems, which problems are held out is most of the
+    # interval; the first 8 of 16 answers gave about the same width and save ~7 min a seed
+    # (benchmarks/README.md, issue 29)
+    eval_samples: int = 8
     # held-out (and selection) temperature: the split's base rates were measured at it; None:
     # the last stage's
     eval_temperature: float | None = 0.8
     eval_problems: int | None = None  # use only the first N held-out problems
     batch_size: int = 32  # sequences per generate() call when sampling for selection/eval
-    bf16: bool = True  # bf16 autocast (matmuls) on CPU; LoRA weights stay fp32
+    # bf16 autocast (matmuls) on CPU, LoRA weights staying fp32; None: where the CPU has native
+    # bf16 (trainer_addon.precision; emulated bf16 is ~250x slower than fp32)
+    bf16: bool | None = None
     seed: int = 0
     workers: int | None = None
     # selection (--reselect)
@@ -365,6 +368,7 @@ def run_demo(
     from .models import load_model_and_tokenizer
 
     output.mkdir(parents=True, exist_ok=True)
+    settings = _with_precision(settings, echo)
     rows = {row["question_id"]: row for row in problem_rows(problems_path)}
     split = None if reselect else load_split(split_path, rows)
     timer = Timer()
@@ -416,6 +420,16 @@ def run_demo(
     plot_training(records, summary, output / "training.png")
     echo(describe(summary))
     return summary
+
+
+def _with_precision(settings: DemoSettings, echo: Echo) -> DemoSettings:
+    """``settings`` with ``bf16`` decided (summary.json records what ran)."""
+    from .precision import resolve_bf16
+
+    bf16, why = resolve_bf16(settings.bf16)
+    if why is not None:
+        echo(why)
+    return replace(settings, bf16=bf16)
 
 
 def train(
