@@ -7,7 +7,8 @@ import marshal
 
 import pytest
 
-from evaluator.sandbox.inside.plain import dumps, loads, to_plain
+from evaluator.sandbox.inside.harness import encode_strict
+from evaluator.sandbox.inside.plain import dumps, loads, only_exact_types, to_plain
 
 
 class LyingList(list):
@@ -66,3 +67,28 @@ def test_unhashable_keys_are_refused():
     assert to_plain({Key((1,)): 1}) == {(1,): 1}
     with pytest.raises(TypeError):
         to_plain({frozenset(): 1, 2: {3: [LyingList([1])]}} | {"k": object()})
+
+
+def _nested(depth: int, bottom: object) -> list:
+    value: object = bottom
+    for _ in range(depth):
+        value = [value]
+    return value  # type: ignore[return-value]
+
+
+def test_only_exact_types_is_true_only_for_exact_data_within_the_limit():
+    assert only_exact_types({"a": [1, (2.5, None)], 3: {"b": "c"}})
+    assert only_exact_types(_nested(5000, []), limit=5001)
+    assert not only_exact_types(_nested(5000, []), limit=4999)
+    for hidden in (LyingList(), LyingInt(1), {1}, object()):
+        assert not only_exact_types(_nested(3000, [0, hidden]))
+    assert not only_exact_types({LyingStr("k"): 1})
+
+
+def test_a_value_too_deep_for_marshal_is_encoded_and_a_deep_subclass_is_still_read_as_data():
+    """Past marshal's 2,000 levels the scan replaces the recursive copy; a list subclass
+    deeper than marshal looked is still read through ``list``, never its ``__iter__``."""
+    assert encode_strict(_nested(3000, [])) == "[" * 3001 + "]" * 3001
+    assert encode_strict(_nested(3000, LyingList([LyingInt(7)]))) == "[" * 3001 + "7" + "]" * 3001
+    with pytest.raises(TypeError):
+        encode_strict(_nested(3000, object()))

@@ -178,9 +178,11 @@ def encode_strict(value: Any) -> str:
     reads nothing but exact types."""
     try:
         marshal.dumps(value)
-    except ValueError:  # a subclass, NumPy, too deep for marshal, or not data at all
+    except ValueError as refused:  # a subclass, NumPy, too deep for marshal, or not data
+        too_deep = "deeply nested" in str(refused)
         with _harness_room():
-            value = plain.to_plain(value, limit=DEEPEST)
+            if not (too_deep and plain.only_exact_types(value, DEEPEST)):
+                value = plain.to_plain(value, limit=DEEPEST)
     try:  # under the program's limits first: enough for nearly every value, and cheaper
         return _ENCODER.encode(value)
     except (RecursionError, ValueError) as exc:

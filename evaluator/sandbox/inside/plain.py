@@ -26,6 +26,10 @@ def to_plain(value: Any, _depth: int = 0, limit: int = _MAX_DEPTH) -> Any:
     if kind in _SCALARS:
         return value
     deeper = _depth + 1
+    if kind is list:  # the common containers first: the subclass checks below cost more
+        return [to_plain(item, deeper, limit) for item in value]
+    if kind is tuple:
+        return tuple([to_plain(item, deeper, limit) for item in value])
     # issubclass on the real type: isinstance would believe a forged ``__class__``
     for base in (int, float, complex, str, bytes):
         if issubclass(kind, base):
@@ -44,6 +48,35 @@ def to_plain(value: Any, _depth: int = 0, limit: int = _MAX_DEPTH) -> Any:
     if kind.__module__ == "numpy" and hasattr(kind, "tolist"):
         return to_plain(value.tolist(), deeper, limit)
     raise TypeError(f"{kind.__qualname__} is not plain data")
+
+
+def only_exact_types(value: Any, limit: int = _MAX_DEPTH) -> bool:
+    """Whether ``value`` is built of exact built-in types alone, nested at most ``limit``
+    deep: then it needs no :func:`to_plain` copy. A loop, not recursion: it runs when
+    :mod:`marshal` refused a value as too deep, where a recursive walk costs ~5 us a level
+    (1.5 s for a list nested 300,000 deep, charged to the program's CPU time) and this ~1."""
+    stack = [(value, 0)]
+    push = stack.append
+    while stack:
+        item, depth = stack.pop()
+        kind = type(item)
+        if kind in _SCALARS:
+            continue
+        if depth >= limit:
+            return False
+        if kind is list or kind is tuple:
+            children = item
+        elif kind is dict:
+            if any(type(key) not in _SCALARS for key in item):
+                return False
+            children = item.values()
+        else:  # a subclass, a set, NumPy, anything else: to_plain decides
+            return False
+        depth += 1
+        for child in children:
+            if type(child) not in _SCALARS:
+                push((child, depth))
+    return True
 
 
 def _scalar_through(base: type, value: Any) -> Any:
