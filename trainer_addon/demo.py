@@ -76,7 +76,10 @@ class DemoSettings:
     # the last stage's
     eval_temperature: float | None = 0.8
     eval_problems: int | None = None  # use only the first N held-out problems
-    batch_size: int = 32  # sequences per generate() call when sampling for selection/eval
+    # sequences per generate() call when sampling for selection/eval: 64 costs 1.84 s an answer
+    # against 2.32 s at 32 on 2 cores in fp32 (the weights are read once per decoding step for
+    # twice the rows; greedy answers are the same at any batch size)
+    batch_size: int = 64
     # bf16 autocast (matmuls) on CPU, LoRA weights staying fp32; None: where the CPU has native
     # bf16 (trainer_addon.precision; emulated bf16 is ~250x slower than fp32)
     bf16: bool | None = None
@@ -110,7 +113,7 @@ def sample_answers(
     samples: int,
     temperature: float,
     max_new_tokens: int,
-    batch_size: int = 32,
+    batch_size: int = 64,
     seed: int = 0,
     bf16: bool = False,
 ) -> list[list[str]]:

@@ -114,3 +114,18 @@ def test_demo_and_sweep_sample_what_the_trainer_samples(tiny_tokenizer, tmp_path
         bf16=bf16,
     )
     assert answers == _grouped(trainer_texts)
+
+
+def test_greedy_answers_do_not_depend_on_the_batch_size(tiny_tokenizer):
+    """The held-out batch size (64 by default) is a speed setting only: a prompt's greedy
+    answer is the same alone and left-padded beside longer prompts."""
+    model = make_model(tiny_tokenizer)
+    with torch.no_grad():  # peaked logits: the default init's near-uniform ones all decode alike
+        for name, param in model.named_parameters():
+            if "norm" not in name:
+                param.mul_(10)
+    prompts = PROMPTS + [[{"role": "user", "content": "Sum the list of numbers given."}]]
+    alone = [sample_answers(model, tiny_tokenizer, [p], 1, 0, 12, batch_size=1)[0] for p in prompts]
+    together = sample_answers(model, tiny_tokenizer, prompts, 1, 0, 12, batch_size=len(prompts))
+    assert together == alone
+    assert len({answer for (answer,) in alone}) > 1  # different prompts, different answers
