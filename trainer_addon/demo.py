@@ -113,7 +113,7 @@ def sample_answers(
     samples: int,
     temperature: float,
     max_new_tokens: int,
-    batch_size: int = 64,
+    batch_size: int = DemoSettings.batch_size,
     seed: int = 0,
     bf16: bool = False,
 ) -> list[list[str]]:

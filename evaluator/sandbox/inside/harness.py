@@ -179,6 +179,7 @@ def encode_strict(value: Any) -> str:
     try:
         marshal.dumps(value)
     except ValueError as refused:  # a subclass, NumPy, too deep for marshal, or not data
+        # marshal's words for depth; were they to change, the copy below is only slower
         too_deep = "deeply nested" in str(refused)
         with _harness_room():
             if not (too_deep and plain.only_exact_types(value, DEEPEST)):

@@ -26,10 +26,6 @@ def to_plain(value: Any, _depth: int = 0, limit: int = _MAX_DEPTH) -> Any:
     if kind in _SCALARS:
         return value
     deeper = _depth + 1
-    if kind is list:  # the common containers first: the subclass checks below cost more
-        return [to_plain(item, deeper, limit) for item in value]
-    if kind is tuple:
-        return tuple([to_plain(item, deeper, limit) for item in value])
     # issubclass on the real type: isinstance would believe a forged ``__class__``
     for base in (int, float, complex, str, bytes):
         if issubclass(kind, base):
