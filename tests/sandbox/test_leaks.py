@@ -10,12 +10,26 @@ import psutil
 from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
 
 
+def _pool_processes(pool: SandboxPool) -> tuple[list[psutil.Process], list[psutil.Process]]:
+    """This pool's fork servers (the test process's children working in the pool's temp dir)
+    and their descendants. Other processes of the session are not counted: another pool's, or
+    what an earlier test's Ray left shutting down, come and go on their own."""
+    servers = []
+    for child in psutil.Process().children():
+        try:
+            if child.cwd().startswith(os.path.join(str(pool.tmp_dir), "")):
+                servers.append(child)
+        except psutil.NoSuchProcess:
+            continue
+    return servers, [d for s in servers for d in s.children(recursive=True)]
+
+
 def _snapshot(pool: SandboxPool) -> dict[str, object]:
-    me = psutil.Process()
-    servers = me.children()
+    servers, descendants = _pool_processes(pool)
     return {
         "caller_fds": len(os.listdir("/proc/self/fd")),
-        "descendants": len(me.children(recursive=True)),
+        "servers": len(servers),
+        "descendants": len(descendants),
         "server_fds": sorted(len(os.listdir(f"/proc/{s.pid}/fd")) for s in servers),
         "run_dirs": sum(
             len(os.listdir(d)) for d in glob.glob(os.path.join(pool.tmp_dir, "mcsbx-*"))
@@ -25,12 +39,12 @@ def _snapshot(pool: SandboxPool) -> dict[str, object]:
 
 def test_thousands_of_runs_leak_nothing(tmp_path):
     fds_before = len(os.listdir("/proc/self/fd"))
-    processes_before = {p.pid for p in psutil.Process().children(recursive=True)}
     limits = Limits(cpu_time=0.5, wall_time=1.0, memory_mb=256)
     with SandboxPool(workers=2, tmp_dir=tmp_path) as pool:
         warm = pool.run(Job(code="print(1)", inputs=[""]))
         assert warm.runs[0].clean_exit
         before = _snapshot(pool)
+        assert before["servers"] == 2 and before["descendants"] >= 2  # each has its template
         jobs = []
         for i in range(300):
             isolation = Isolation.TEST if i % 2 else Isolation.SUBMISSION
@@ -65,6 +79,7 @@ def test_thousands_of_runs_leak_nothing(tmp_path):
             k: v for k, v in before.items() if k != "server_fds"
         }
         assert pool.restarts == 0
+        servers, descendants = _pool_processes(pool)
     assert len(os.listdir("/proc/self/fd")) == fds_before
     assert list(tmp_path.iterdir()) == []  # every worker's temp dir is gone
-    assert {p.pid for p in psutil.Process().children(recursive=True)} == processes_before
+    assert not any(p.is_running() for p in [*servers, *descendants])  # all gone, none reused
