@@ -4,8 +4,9 @@ Runs the CPU demo once per seed (SmolLM2-135M-Instruct, the committed split: the
 problems for every seed) and writes OUTPUT/seed-<s>/ (each run's files), OUTPUT/seeds.json
 (per seed and pooled: held-out pass@1 before and after, the paired difference with a 95%
 interval over problems and samples, the sign-flip p, diversity at the first and last steps)
-and OUTPUT/learning.png. Any `mctrain demo` option may follow; ~19-26 min per seed on 2 cores
-(~30-45 min on a CPU without native bf16).
+and OUTPUT/learning.png. Any `mctrain demo` option may follow; ~16 min per seed on 2 cores
+with native bf16 (~30-45 min without); a seed already run in OUTPUT with the same settings is
+read back, not run again.
 
     python benchmarks/train_seeds.py --output benchmarks/results/train_seeds
     python benchmarks/train_seeds.py --seeds 0,1 --output /tmp/two-seeds

@@ -230,6 +230,43 @@ def describe_seeds(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def finished_run(
+    run: Path, model_path: str, settings: DemoSettings, split_path: Path | None
+) -> dict[str, Any] | None:
+    """The summary of a seed's run already in ``run``, when it ran to its end (summary.json
+    and metrics.jsonl written) with ``settings`` on the same model and split; else None.
+
+    A multi-seed run takes most of an hour: one stopped midway goes on from the first seed
+    that did not finish. A seed's directory from other settings is run again (overwritten)."""
+    from dataclasses import asdict
+
+    try:
+        summary = json.loads((run / "summary.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if not (run / "metrics.jsonl").is_file() or summary.get("model") != Path(model_path).name:
+        return None
+    wanted = asdict(settings)
+    ran = summary.get("settings", {})
+    # Not compared: how many sandbox workers graded it (the verdicts do not depend on it), and
+    # bf16 when it is left to the CPU (the earlier run recorded what it decided).
+    skipped = {"workers"} | ({"bf16"} if settings.bf16 is None else set())
+    if any(ran.get(key) != value for key, value in wanted.items() if key not in skipped):
+        return None
+    if split_path is not None:
+        try:
+            split = json.loads(Path(split_path).read_text())
+        except (OSError, ValueError):
+            return None
+        held_out = split.get("eval", [])[: settings.eval_problems]
+        per_problem = summary.get("heldout", {}).get("per_problem", {})
+        if summary.get("train_problems") != split.get("train") or sorted(per_problem) != sorted(
+            held_out
+        ):
+            return None
+    return summary
+
+
 def run_seeds(
     model_path: str,
     output: Path,
@@ -238,7 +275,8 @@ def run_seeds(
     echo: Echo = print,
     **demo_options: Any,
 ) -> dict[str, Any]:
-    """The demo once per seed in ``output``/seed-<s>, and ``output``/{seeds.json,
+    """The demo once per seed in ``output``/seed-<s> (a seed already run there with these
+    settings is read, not run again: :func:`finished_run`), and ``output``/{seeds.json,
     learning.png} of the seeds done, rewritten after each; returns the last report."""
     from .demo import run_demo
     from .demo_results import plot_learning
@@ -248,9 +286,13 @@ def run_seeds(
     for done, seed in enumerate(seeds, start=1):
         echo(f"--- seed {seed}")
         run = output / f"seed-{seed}"
-        summaries.append(
-            run_demo(model_path, run, replace(settings, seed=seed), echo=echo, **demo_options)
-        )
+        seeded = replace(settings, seed=seed)
+        summary = finished_run(run, model_path, seeded, demo_options.get("split_path"))
+        if summary is not None:
+            echo(f"seed {seed}: read from {run / 'summary.json'} (run before with these settings)")
+        else:
+            summary = run_demo(model_path, run, seeded, echo=echo, **demo_options)
+        summaries.append(summary)
         records.append(read_metrics(run / "metrics.jsonl"))
         report = seeds_report(seeds[:done], summaries, records)
         (output / "seeds.json").write_text(json.dumps(report, indent=2) + "\n")

@@ -5,45 +5,46 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from trainer_addon.demo import DEMO_SPLIT
-from trainer_addon.seeds import diversity_kept, parse_seeds, two_level_interval
+from trainer_addon.demo import DEMO_SPLIT, DemoSettings
+from trainer_addon.seeds import diversity_kept, finished_run, parse_seeds, two_level_interval
 
 from .test_demo import _demo
 
 
 def test_seeds_run_each_seed_and_report_them_pooled(tiny_model_dir, tmp_path):
     out = tmp_path / "seeds"
-    result = _demo(
-        [
-            "--model",
-            str(tiny_model_dir),
-            "--output",
-            str(out),
-            "--seeds",
-            "3,5",
-            "--steps",
-            "2",
-            "--prompts-per-step",
-            "2",
-            "--num-generations",
-            "2",
-            "--max-completion-length",
-            "8",
-            "--eval-samples",
-            "2",
-            "--eval-problems",
-            "3",
-            "--diversity-window",
-            "1",
-            "--workers",
-            "1",
-        ]
-    )
+    args = [
+        "--model",
+        str(tiny_model_dir),
+        "--output",
+        str(out),
+        "--seeds",
+        "3,5",
+        "--steps",
+        "2",
+        "--prompts-per-step",
+        "2",
+        "--num-generations",
+        "2",
+        "--max-completion-length",
+        "8",
+        "--eval-samples",
+        "2",
+        "--eval-problems",
+        "3",
+        "--diversity-window",
+        "1",
+        "--workers",
+        "1",
+    ]
+    result = _demo(args)
     assert result.exit_code == 0, result.output
     report = json.loads((out / "seeds.json").read_text())
     assert [s["seed"] for s in report["seeds"]] == [3, 5]
@@ -77,6 +78,15 @@ def test_seeds_run_each_seed_and_report_them_pooled(tiny_model_dir, tmp_path):
     assert "pooled (2 seeds): held-out pass@1" in result.output
     assert "seed 3: held-out pass@1" in result.output
 
+    # Run again, the seeds are read back, not run: the files stay as they were.
+    before = {f: f.read_bytes() for f in out.rglob("*") if f.is_file() and f.suffix != ".png"}
+    again = _demo(args)
+    assert again.exit_code == 0, again.output
+    assert f"seed 3: read from {out / 'seed-3' / 'summary.json'}" in again.output
+    assert "loading" not in again.output  # no model loaded: nothing ran
+    assert {f: f.read_bytes() for f in before} == before
+    _check_finished_run(shutil.copytree(out / "seed-5", tmp_path / "copy"), tiny_model_dir)
+
     # benchmarks/plot_results.py redraws the plot from the run's files
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "plot_results.py"
     spec = importlib.util.spec_from_file_location("plot_results", script)
@@ -88,6 +98,22 @@ def test_seeds_run_each_seed_and_report_them_pooled(tiny_model_dir, tmp_path):
     (results / "train_seeds" / "learning.png").unlink()
     assert plot_results.plot_train_seeds(results) == [results / "train_seeds" / "learning.png"]
     assert (results / "train_seeds" / "learning.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _check_finished_run(run: Path, model_dir: Path) -> None:
+    """A seed's finished run is taken only for its own settings, model and split."""
+    summary = json.loads((run / "summary.json").read_text())
+    settings = DemoSettings(**{**summary["settings"], "bf16": None, "workers": 2})
+    assert finished_run(run, str(model_dir), settings, DEMO_SPLIT) == summary
+    assert finished_run(run, str(model_dir), replace(settings, steps=3), DEMO_SPLIT) is None
+    assert finished_run(run, str(model_dir), replace(settings, seed=6), DEMO_SPLIT) is None
+    other_precision = replace(settings, bf16=not summary["settings"]["bf16"])
+    assert finished_run(run, str(model_dir), other_precision, DEMO_SPLIT) is None
+    assert finished_run(run, str(model_dir.with_name("other")), settings, DEMO_SPLIT) is None
+    longer = replace(settings, eval_problems=4)  # another held-out set
+    assert finished_run(run, str(model_dir), longer, DEMO_SPLIT) is None
+    (run / "metrics.jsonl").unlink()  # stopped before its end
+    assert finished_run(run, str(model_dir), settings, DEMO_SPLIT) is None
 
 
 def test_the_interval_counts_sampling_noise():
