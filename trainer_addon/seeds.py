@@ -260,9 +260,9 @@ def finished_run(
             return None
         held_out = split.get("eval", [])[: settings.eval_problems]
         per_problem = summary.get("heldout", {}).get("per_problem", {})
-        if summary.get("train_problems") != split.get("train") or sorted(per_problem) != sorted(
-            held_out
-        ):
+        if summary.get("train_problems") != split.get("train"):
+            return None
+        if sorted(per_problem) != sorted(held_out):
             return None
     return summary
 
@@ -278,7 +278,7 @@ def run_seeds(
     """The demo once per seed in ``output``/seed-<s> (a seed already run there with these
     settings is read, not run again: :func:`finished_run`), and ``output``/{seeds.json,
     learning.png} of the seeds done, rewritten after each; returns the last report."""
-    from .demo import run_demo
+    from .demo import DEMO_SPLIT, run_demo
     from .demo_results import plot_learning
 
     output.mkdir(parents=True, exist_ok=True)
@@ -287,7 +287,8 @@ def run_seeds(
         echo(f"--- seed {seed}")
         run = output / f"seed-{seed}"
         seeded = replace(settings, seed=seed)
-        summary = finished_run(run, model_path, seeded, demo_options.get("split_path"))
+        split = demo_options.get("split_path", DEMO_SPLIT)  # run_demo's default split
+        summary = finished_run(run, model_path, seeded, split)
         if summary is not None:
             echo(f"seed {seed}: read from {run / 'summary.json'} (run before with these settings)")
         else:
