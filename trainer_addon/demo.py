@@ -106,7 +106,14 @@ class DemoSettings:
 # --- sampling and grading -----------------------------------------------------------------------
 
 
-def sample_answers(
+def sample_answers(model: Any, tokenizer: Any, *args: Any, **kwargs: Any) -> list[list[str]]:
+    """:func:`sample_answer_ids`, decoded: the text of each answer, as the reward reads it."""
+    from evaluator.generate import decode_completions
+
+    return decode_completions(tokenizer, sample_answer_ids(model, tokenizer, *args, **kwargs))
+
+
+def sample_answer_ids(
     model: Any,
     tokenizer: Any,
     prompts: Sequence[list[dict[str, str]]],
@@ -116,15 +123,16 @@ def sample_answers(
     batch_size: int = DemoSettings.batch_size,
     seed: int = 0,
     bf16: bool = False,
-) -> list[list[str]]:
+) -> list[list[list[int]]]:
     """``samples`` answers per chat prompt, sampled as the trainer samples a group
-    (:mod:`trainer_addon.sampling`), ``batch_size`` sequences per ``generate`` call; the text
-    of each, as the reward reads it. A progress bar on a terminal."""
+    (:mod:`trainer_addon.sampling`), ``batch_size`` sequences per ``generate`` call, as token
+    ids (each ending with its stop token, as the trainer's completion ids), which the diversity
+    measure reads. A progress bar on a terminal."""
     import sys
 
     from tqdm import tqdm
 
-    from evaluator.generate import decode_completions, sample_completions
+    from evaluator.generate import sample_completions
 
     from .sampling import chat_prompt_ids, trainer_sampling
 
@@ -145,7 +153,7 @@ def sample_answers(
             bf16=bf16,
             progress=bar.update,
         )
-    return decode_completions(tokenizer, groups)
+    return [[list(ids) for ids in group] for group in groups]
 
 
 def grade_answers(
@@ -196,10 +204,12 @@ def pass_rates_of(
     samples: int,
     answers_path: Path | None = None,
     phase: str = "",
-) -> dict[str, list[bool]]:
-    """``{question_id: [passed per sample]}`` of ``rows`` at the held-out sampling settings;
-    every answer appended to ``answers_path`` (as ``phase``) when given."""
-    answers = sample_answers(
+) -> Sampled:
+    """Whether each sample of ``rows`` passes, at the held-out sampling settings, and their
+    diversity; every answer appended to ``answers_path`` (as ``phase``) when given."""
+    from evaluator.generate import decode_completions
+
+    ids = sample_answer_ids(
         model,
         tokenizer,
         [row["prompt"] for row in rows],
@@ -210,10 +220,34 @@ def pass_rates_of(
         settings.seed,
         settings.bf16,
     )
+    answers = decode_completions(tokenizer, ids)
     graded = grade_answers(reward, rows, answers)
     if answers_path is not None:
         write_answers(answers_path, phase, rows, answers, graded, reward.last_verdicts)
-    return {row["question_id"]: g for row, g in zip(rows, graded, strict=True)}
+    return Sampled(
+        graded={row["question_id"]: g for row, g in zip(rows, graded, strict=True)},
+        diversity=problem_diversity(ids, settings.num_generations),
+    )
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """``graded``: ``{question_id: [passed per sample]}``; ``diversity``: the training
+    diversity measure on these samples (:func:`problem_diversity`)."""
+
+    graded: dict[str, list[bool]]
+    diversity: float
+
+
+def problem_diversity(groups: Sequence[list[list[int]]], group_size: int) -> float:
+    """The trainer's group diversity (distinct-4-gram ratio) on held-out samples: each
+    problem's samples cut into groups of ``group_size`` (the training group), averaged over
+    problems. The same problems at the same temperature before and after training: unlike the
+    training batches, whose problems and temperature change from step to step."""
+    from .diversity import batch_diversity
+
+    per_problem = [batch_diversity(ids, group_size)[0] for ids in groups if ids]
+    return sum(per_problem) / len(per_problem) if per_problem else 0.0
 
 
 # --- selection ----------------------------------------------------------------------------------
@@ -280,7 +314,7 @@ def select_split(
     start = time.perf_counter()
     graded = pass_rates_of(
         model, tokenizer, list(rows.values()), reward, settings, settings.select_samples
-    )
+    ).graded
     # what `mcevaluate grade --output` writes: `mcevaluate dataset filter --results` reads it
     results = [{"question_id": q, "graded_list": g} for q, g in graded.items()]
     (output / "selection_results.json").write_text(json.dumps(results) + "\n")
@@ -399,7 +433,7 @@ def run_demo(
             model, tokenizer, eval_rows, reward, settings, samples, answers_path, "base"
         )
         timer.lap("eval_base")
-        echo(f"  base pass@1 {mean_rate(base):.3f}")
+        echo(f"  base pass@1 {mean_rate(base.graded):.3f}, diversity {base.diversity:.3f}")
         trainer = train(model, tokenizer, train_rows, reward, settings, output, echo)
         timer.lap("train")
         trained_model = trainer.accelerator.unwrap_model(trainer.model, keep_fp32_wrapper=False)
@@ -413,8 +447,9 @@ def run_demo(
         settings=asdict(settings),
         heldout_temperature=settings.sampling_temperature,
         split=split,
-        base=base,
-        trained=trained,
+        base=base.graded,
+        trained=trained.graded,
+        diversity=(base.diversity, trained.diversity),
         records=records,
         switches=trainer.temperature_switches,
         phases=timer.phases,

@@ -66,6 +66,15 @@ def compare(base: dict[str, list[bool]], trained: dict[str, list[bool]]) -> dict
     }
 
 
+def diversity_change(start: float, end: float) -> dict[str, float | None]:
+    """Diversity at the start and the end, and the ratio end / start (None when start is 0)."""
+    return {
+        "start": round(start, 4),
+        "end": round(end, 4),
+        "ratio": round(end / start, 4) if start else None,
+    }
+
+
 def summarize(
     model_path: str,
     *,
@@ -74,18 +83,24 @@ def summarize(
     split: dict[str, Any],
     base: dict[str, list[bool]],
     trained: dict[str, list[bool]],
+    diversity: tuple[float, float],
     records: Sequence[dict],
     switches: list[dict],
     phases: dict[str, float],
 ) -> dict[str, Any]:
     """``summary.json``: the run's settings (plain data: results depend on no demo type), the
-    held-out comparison at ``heldout_temperature`` and where the time went (``phases``: wall
-    seconds by phase)."""
+    held-out comparison at ``heldout_temperature`` (``diversity``: the held-out samples'
+    group diversity before and after) and where the time went (``phases``: wall seconds by
+    phase)."""
     return {
         "model": Path(model_path).name,
         "settings": settings,
         "train_problems": split["train"],
-        "heldout": {**compare(base, trained), "temperature": heldout_temperature},
+        "heldout": {
+            **compare(base, trained),
+            "temperature": heldout_temperature,
+            "diversity": diversity_change(*diversity),
+        },
         "temperature_switches": switches,
         "steps": len(records),
         "seconds_per_step": step_times(records),
@@ -105,6 +120,13 @@ def describe(summary: dict[str, Any]) -> str:
         f"reward {t['reward']:.1f}, update {t['update']:.1f}; "
         f"total {summary['wall_seconds']['total']:.0f} s",
     ]
+    d = h.get("diversity")  # absent from runs before it was measured
+    if d:
+        lines.insert(
+            1,
+            f"held-out diversity at T={h['temperature']:g}: {d['start']:.3f} -> {d['end']:.3f} "
+            f"({d['ratio']:.2f}x)",
+        )
     for s in summary["temperature_switches"]:
         lines.append(
             f"temperature {s['from']:g} -> {s['to']:g} from step {s['step']} "

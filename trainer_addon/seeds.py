@@ -17,9 +17,13 @@ base) is reported with
   and its sign-flip test (``evaluator.report``) on the per-problem rates (pooled: each
   problem's rates averaged over the seeds).
 
-Diversity beside pass@1: ``microcoder/diversity`` (the group diversity of each training batch)
-averaged over the first and over the last ``diversity_window`` steps, and their ratio (the
-goal: at least 0.8).
+Diversity beside pass@1, as the ratio end / start (the goal: at least 0.8), two ways:
+
+* ``diversity``: ``microcoder/diversity`` (the group diversity of each training batch)
+  averaged over the first and over the last ``diversity_window`` steps. What the temperature
+  rule watches; its first and last batches hold other problems at other temperatures;
+* ``heldout_diversity``: the same measure on the held-out samples before and after training:
+  the same problems at the same temperature.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .demo_results import read_metrics
+from .demo_results import diversity_change, read_metrics
 
 if TYPE_CHECKING:
     import numpy as np
@@ -150,11 +154,11 @@ def diversity_kept(records: Sequence[dict], window: int) -> dict[str, float | No
         return {"start": None, "end": None, "ratio": None}
     start = sum(values[:window]) / len(values[:window])
     end = sum(values[-window:]) / len(values[-window:])
-    return {
-        "start": round(start, 4),
-        "end": round(end, 4),
-        "ratio": round(end / start, 4) if start else None,
-    }
+    return diversity_change(start, end)
+
+
+def _kept(diversity: dict | None) -> bool:
+    return bool(diversity) and (diversity["ratio"] or 0.0) >= DIVERSITY_KEPT
 
 
 def seeds_report(
@@ -173,6 +177,7 @@ def seeds_report(
                 "seed": seed,
                 **result,
                 "diversity": diversity_kept(steps, window),
+                "heldout_diversity": summary["heldout"].get("diversity"),
                 "reward_first": steps[0].get("reward") if steps else None,
                 "reward_last": steps[-1].get("reward") if steps else None,
                 "temperature_switches": summary["temperature_switches"],
@@ -192,9 +197,8 @@ def seeds_report(
             "pooled_interval_above_zero": pooled["interval95"][0] > 0,
             "seeds_positive": positive,
             "learns": pooled["interval95"][0] > 0 and 3 * positive >= 2 * len(per_seed),
-            "diversity_kept": all(
-                (s["diversity"]["ratio"] or 0.0) >= DIVERSITY_KEPT for s in per_seed
-            ),
+            "diversity_kept": all(_kept(s["diversity"]) for s in per_seed),
+            "heldout_diversity_kept": all(_kept(s["heldout_diversity"]) for s in per_seed),
         },
         "per_problem": {
             q: {"base": base[:, i].round(4).tolist(), "trained": trained[:, i].round(4).tolist()}
@@ -218,6 +222,9 @@ def describe_seeds(report: dict[str, Any]) -> str:
     for s in report["seeds"]:
         d = s["diversity"]
         kept = f"diversity {d['start']:.3f} -> {d['end']:.3f}" if d["start"] is not None else ""
+        if s.get("heldout_diversity"):
+            h = s["heldout_diversity"]
+            kept += f" (held-out {h['start']:.3f} -> {h['end']:.3f})"
         label = f"seed {s['seed']}"
         lines.append(f"{line(label, s)}; {kept}; {s['wall_seconds']:.0f} s")
     lines.append(line(f"pooled ({len(report['seeds'])} seeds)", report["pooled"]))
@@ -225,7 +232,8 @@ def describe_seeds(report: dict[str, Any]) -> str:
     lines.append(
         f"{v['seeds_positive']} of {len(report['seeds'])} seeds positive; pooled interval "
         f"{'excludes' if v['pooled_interval_above_zero'] else 'does not exclude'} 0; "
-        f"diversity kept (>= {DIVERSITY_KEPT}x start) in every seed: {v['diversity_kept']}"
+        f"diversity kept (>= {DIVERSITY_KEPT}x start) in every seed: {v['diversity_kept']} "
+        f"(held-out: {v['heldout_diversity_kept']})"
     )
     return "\n".join(lines)
 

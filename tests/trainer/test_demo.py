@@ -89,6 +89,13 @@ def test_short_demo_runs_the_loop_and_writes_its_files(tiny_model_dir, tmp_path)
         assert 0.0 <= heldout[name] <= 1.0
     low, high = heldout["interval95"]
     assert low <= heldout["difference"] <= high
+    diversity = heldout["diversity"]  # of the held-out samples, before and after
+    assert 0.0 < diversity["start"] <= 1.0 and 0.0 < diversity["end"] <= 1.0
+    assert diversity["ratio"] == pytest.approx(diversity["end"] / diversity["start"], abs=1e-3)
+    assert (
+        f"held-out diversity at T={heldout['temperature']:g}: {diversity['start']:.3f}"
+        in result.output
+    )
     assert summary["train_problems"] == committed["train"]
     assert summary["steps"] == 3
     times = summary["seconds_per_step"]
@@ -346,3 +353,16 @@ def test_bundled_references_pass_and_known_wrong_answers_fail():
     assert len(references) == BUNDLED
     assert {q for q, s in references.items() if s != 1.0} == set()
     assert scores[len(records) :] == [0.0] * len(wrong)
+
+
+def test_problem_diversity_is_the_training_measure_per_problem():
+    """Each problem's samples in training-sized groups, then the mean over problems."""
+    from trainer_addon.demo import problem_diversity
+
+    same = [1, 2, 3, 4, 5]  # two copies: 2 distinct 4-grams of 4
+    other = [6, 7, 8, 9, 10]
+    first = [same, same, same, other]  # groups of 2: 0.5 and 1.0
+    second = [other, [11, 12, 13, 14, 15]]  # one group: 1.0
+    assert problem_diversity([first, second], 2) == pytest.approx((0.75 + 1.0) / 2)
+    assert problem_diversity([first], 4) == pytest.approx(4 / 8)
+    assert problem_diversity([], 2) == 0.0

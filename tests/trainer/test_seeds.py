@@ -64,6 +64,7 @@ def test_seeds_run_each_seed_and_report_them_pooled(tiny_model_dir, tmp_path):
         diversities = [r["microcoder/diversity"] for r in steps if "microcoder/diversity" in r]
         assert row["diversity"]["start"] == pytest.approx(diversities[0], abs=1e-4)
         assert row["diversity"]["end"] == pytest.approx(diversities[-1], abs=1e-4)
+        assert row["heldout_diversity"] == summary["heldout"]["diversity"]
         low, high = row["interval95"]
         assert low <= row["difference"] <= high
     pooled = report["pooled"]
@@ -74,6 +75,8 @@ def test_seeds_run_each_seed_and_report_them_pooled(tiny_model_dir, tmp_path):
     verdict = report["verdict"]
     assert verdict["seeds_positive"] == sum(s["difference"] > 0 for s in report["seeds"])
     assert verdict["learns"] == (pooled["interval95"][0] > 0 and verdict["seeds_positive"] >= 2)
+    ratios = [s["heldout_diversity"]["ratio"] for s in report["seeds"]]
+    assert verdict["heldout_diversity_kept"] == all(r >= 0.8 for r in ratios)
     assert (out / "learning.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "pooled (2 seeds): held-out pass@1" in result.output
     assert "seed 3: held-out pass@1" in result.output
