@@ -155,7 +155,7 @@ def sample_answer_ids(
             bf16=bf16,
             progress=bar.update,
         )
-    return [[list(ids) for ids in group] for group in groups]
+    return groups
 
 
 def grade_answers(

@@ -116,17 +116,18 @@ def describe(summary: dict[str, Any]) -> str:
         f"held-out pass@1: {h['base']:.3f} -> {h['trained']:.3f} "
         f"({h['difference']:+.3f}, 95% CI [{low:+.3f}, {high:+.3f}], sign-flip p={h['sign_flip_p']:.3g}; "
         f"{h['problems']} problems x {h['samples_per_problem']} samples)",
-        f"{summary['steps']} steps, {t['wall']:.1f} s/step: generate {t['generate']:.1f}, "
-        f"reward {t['reward']:.1f}, update {t['update']:.1f}; "
-        f"total {summary['wall_seconds']['total']:.0f} s",
     ]
     d = h.get("diversity")  # absent from runs before it was measured
     if d:
-        lines.insert(
-            1,
-            f"held-out diversity at T={h['temperature']:g}: {d['start']:.3f} -> {d['end']:.3f} "
-            f"({d['ratio']:.2f}x)",
+        ratio = f" ({d['ratio']:.2f}x)" if d["ratio"] is not None else ""
+        lines.append(
+            f"held-out diversity at T={h['temperature']:g}: {d['start']:.3f} -> {d['end']:.3f}{ratio}"
         )
+    lines.append(
+        f"{summary['steps']} steps, {t['wall']:.1f} s/step: generate {t['generate']:.1f}, "
+        f"reward {t['reward']:.1f}, update {t['update']:.1f}; "
+        f"total {summary['wall_seconds']['total']:.0f} s"
+    )
     for s in summary["temperature_switches"]:
         lines.append(
             f"temperature {s['from']:g} -> {s['to']:g} from step {s['step']} "

@@ -198,7 +198,12 @@ def seeds_report(
             "seeds_positive": positive,
             "learns": pooled["interval95"][0] > 0 and 3 * positive >= 2 * len(per_seed),
             "diversity_kept": all(_kept(s["diversity"]) for s in per_seed),
-            "heldout_diversity_kept": all(_kept(s["heldout_diversity"]) for s in per_seed),
+            # None for runs from before the held-out samples' diversity was measured
+            "heldout_diversity_kept": (
+                None
+                if any(s["heldout_diversity"] is None for s in per_seed)
+                else all(_kept(s["heldout_diversity"]) for s in per_seed)
+            ),
         },
         "per_problem": {
             q: {"base": base[:, i].round(4).tolist(), "trained": trained[:, i].round(4).tolist()}
