@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from evaluator.formats import InputError, problem_from_lcb, read_problem_files
+from evaluator.formats import InputError, read_problem_files
 from evaluator.formats.errors import BadProblem
 from evaluator.problem import Problem
 
@@ -217,7 +217,7 @@ def _read_lcb(
             selection.excluded.add(record["question_id"])
         return False
 
-    problems = read_problem_files(paths, converter=problem_from_lcb, admit=admit, bad=bad)
+    problems = read_problem_files(paths, format="livecodebench", admit=admit, bad=bad)
     # an id the selection left out in one shard but admitted in another is not "outside"
     selection.excluded -= {p.id for p in problems}
     selection.excluded -= {b.problem_id for b in bad or () if b.problem_id is not None}

@@ -72,3 +72,9 @@ class Problem:
     metadata: dict[str, Any] = field(default_factory=dict)
     # the interpreter environment (evaluator.sandbox.environments); None: by platform
     environment: str | None = None
+    # File I/O (CodeContests' input_file/output_file, Codeforces' input_mode "file"): the
+    # program reads its test's input from this file in its working directory instead of
+    # stdin / writes its answer to this file instead of stdout, as the judge ran it. None:
+    # stdin / stdout.
+    input_file: str | None = None
+    output_file: str | None = None

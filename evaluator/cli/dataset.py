@@ -206,7 +206,7 @@ def check(
         for entry, result in zip(entries, checks, strict=True):
             if result.removed:
                 continue
-            can_limit = result.time_limit is not None and entry.format in ("lcb", "ours")
+            can_limit = result.time_limit is not None and entry.format in ("livecodebench", "ours")
             kept.append(set_time_limit(entry, result.time_limit) if can_limit else entry.record)
         write_records(clean, kept)
     _print_checks(checks, summary)

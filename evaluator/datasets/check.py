@@ -24,7 +24,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evaluator.formats import Samples
-from evaluator.languages import DEFAULT_LANGUAGE
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, grade_all
 from evaluator.runner.run import sample_program
@@ -187,11 +186,12 @@ def check_entries(
             )
         if check.duplicates:
             check.warnings.append(f"{check.duplicates} duplicate test(s)")
-        references = [(program_for(problem, ref), DEFAULT_LANGUAGE) for ref in entry.references]
+        references = [(program_for(problem, ref.code), ref.language) for ref in entry.references]
         references += sample_programs(problem, (solutions or {}).get(problem.id))
         check.references = len(references)
         ref_items += [(index, problem, *program) for program in references]
-        wrongs = sample_programs(problem, (wrong or {}).get(problem.id))
+        wrongs = [(program_for(problem, ref.code), ref.language) for ref in entry.wrong_references]
+        wrongs += sample_programs(problem, (wrong or {}).get(problem.id))
         check.wrong = len(wrongs)
         wrong_items += [(index, problem, *program) for program in wrongs]
 

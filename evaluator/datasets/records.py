@@ -1,10 +1,12 @@
 """Problem sets as raw records plus their parsed :class:`Problem`, so tools can write back
 exactly what they read (with changes such as ``time_limit``) in the same format, or convert.
 
-Each :class:`Entry` keeps the record, its format (``lcb``, ``humaneval``, ``ours``), the
-problem (``None`` when the record does not decode: ``error`` says why) and the reference
-solutions found in the record: ``reference_solution`` (a string or a list of strings; for
-ours under ``metadata``), or HumanEval/EvalPlus's ``canonical_solution``.
+Each :class:`Entry` keeps the record, its format (a name of :mod:`evaluator.formats`'
+registry: ``livecodebench``, ``taco``, ``ours``...), the problem (``None`` when the record
+does not decode: ``error`` says why) and the solutions the source ships: ``references`` that
+should pass every test (``reference_solution``, HumanEval's ``canonical_solution``, TACO's
+``solutions``...) and ``wrong_references`` that should fail (CodeContests'
+``incorrect_solutions``), each with its language.
 """
 
 from __future__ import annotations
@@ -19,18 +21,17 @@ from evaluator.formats import (
     InputError,
     decode_test_cases,
     encode_private_tests,
-    problem_from_humaneval,
-    problem_from_lcb,
-    problem_from_ours,
+    get_format,
     problem_to_ours,
     read_records,
 )
+from evaluator.formats.registry import Format, Solution, detect_format
 from evaluator.harness import assertion
 from evaluator.problem import Harness, Problem
 
 from .convert import PUBLIC_TESTS, REFERENCE_FIELD
 
-__all__ = ["Entry", "read_entries", "write_records", "to_format", "statement", "record_format"]
+__all__ = ["Entry", "read_entries", "write_records", "to_format", "statement"]
 
 
 @dataclass(slots=True)
@@ -40,87 +41,74 @@ class Entry:
     format: str
     problem: Problem | None
     error: str = ""
-    references: list[str] = field(default_factory=list)
+    references: list[Solution] = field(default_factory=list)
     position: int = 0
+    wrong_references: list[Solution] = field(default_factory=list)
+
+    def _fact(self, key: str) -> Any:
+        """A report fact: the problem's metadata (every reader puts its record's there),
+        else the record's own field."""
+        if self.problem is not None and self.problem.metadata.get(key) is not None:
+            return self.problem.metadata[key]
+        value = self.record.get(key)
+        if value is None and isinstance(self.record.get("metadata"), dict):
+            value = self.record["metadata"].get(key)
+        return value
 
     @property
     def difficulty(self) -> str:
-        value = self.record.get("difficulty")
-        if value is None and self.format == "ours":
-            value = (self.record.get("metadata") or {}).get("difficulty")
-        return str(value or "").lower()
+        return str(self._fact("difficulty") or "").lower()
 
     @property
     def platform(self) -> str:
-        value = self.record.get("platform")
-        if value is None and self.format == "ours":
-            value = (self.record.get("metadata") or {}).get("platform")
+        value = self._fact("platform")
         if value is None and self.format == "humaneval":
             value = self.id.split("/", 1)[0]
         return str(value or "").lower()
 
     @property
     def date(self) -> str:
-        value = self.record.get("contest_date")
-        if value is None and self.format == "ours":
-            value = (self.record.get("metadata") or {}).get("contest_date")
-        return str(value or "")[:10]
+        return str(self._fact("contest_date") or "")[:10]
 
 
-def record_format(record: dict[str, Any]) -> str:
-    if "id" in record and "harness" in record:
-        return "ours"
-    if "question_id" in record:
-        return "lcb"
-    if "task_id" in record:
-        return "humaneval"
-    raise InputError("not a known problem record (LiveCodeBench, HumanEval/EvalPlus or ours)")
+def read_entries(path: str | Path, *, format: str | None = None) -> list[Entry]:
+    """Every record of ``path`` (its format detected from the first record, or ``format``);
+    a record that does not decode becomes an Entry with ``problem=None`` and the error (the
+    file itself must be readable)."""
+    entries: list[Entry] = []
+    fmt: Format | None = get_format(format) if format else None
+    for index, (position, record) in enumerate(read_records(path)):
+        try:
+            fmt = fmt or detect_format(record)
+        except InputError as exc:
+            raise exc.located(path=str(path), line=position) from None
+        fallback = None if fmt.id_keys else f"{fmt.name}-{index}"
+        try:
+            problem = fmt.problem(record, fallback, path=str(path), line=position)
+        except InputError as exc:
+            rid = _record_id(record, fmt) or fallback or f"#{position}"
+            entries.append(Entry(rid, record, fmt.name, None, str(exc), position=position))
+            continue
+        entries.append(
+            Entry(
+                problem.id,
+                record,
+                fmt.name,
+                problem,
+                "",
+                fmt.references(record),
+                position,
+                fmt.wrong_references(record),
+            )
+        )
+    return entries
 
 
-_CONVERTERS = {
-    "ours": problem_from_ours,
-    "lcb": problem_from_lcb,
-    "humaneval": problem_from_humaneval,
-}
-
-
-def _references(record: dict[str, Any], fmt: str, problem: Problem) -> list[str]:
-    value: Any = record.get(REFERENCE_FIELD)
-    if fmt == "ours":
-        value = (record.get("metadata") or {}).get(REFERENCE_FIELD)
-    if isinstance(value, str) and value.strip():
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str) and v.strip()]
-    canonical = problem.metadata.get("canonical_solution")
-    if problem.harness is Harness.ASSERTION and canonical:
-        return [problem.prompt + canonical]
-    return []
-
-
-def _record_id(record: dict[str, Any]) -> str:
-    for key in ("question_id", "id", "task_id"):
+def _record_id(record: dict[str, Any], fmt: Format) -> str:
+    for key in fmt.id_keys:
         if isinstance(record.get(key), str | int):
             return str(record[key])
     return ""
-
-
-def read_entries(path: str | Path) -> list[Entry]:
-    """Every record of ``path``; a record that does not decode becomes an Entry with
-    ``problem=None`` and the error (the file itself must be readable)."""
-    entries: list[Entry] = []
-    for position, record in read_records(path):
-        fmt = ""
-        try:
-            fmt = record_format(record)
-            problem = _CONVERTERS[fmt](record, path=str(path), line=position)
-        except InputError as exc:
-            rid = _record_id(record) or f"#{position}"
-            entries.append(Entry(rid, record, fmt, None, str(exc), position=position))
-            continue
-        refs = _references(record, fmt, problem)
-        entries.append(Entry(problem.id, record, fmt, problem, "", refs, position))
-    return entries
 
 
 def program_for(problem: Problem, code: str, continues_prompt: bool = False) -> str:
@@ -141,34 +129,32 @@ def write_records(path: str | Path, records: list[dict[str, Any]]) -> None:
 
 
 def statement(entry: Entry) -> str:
-    """The problem statement text used for deduplication."""
-    record = entry.record
-    if entry.format == "lcb":
-        return str(record.get("question_content") or "")
-    if entry.format == "ours":
-        meta = record.get("metadata") or {}
-        return str(meta.get("question_content") or record.get("prompt") or "")
-    return str(record.get("prompt") or "")
+    """The problem statement text used for deduplication (the format's own field)."""
+    return get_format(entry.format).statement(entry.record)
 
 
 def to_format(entry: Entry, target: str) -> dict[str, Any]:
     """``entry`` as a record of ``target`` (``lcb`` or ``ours``); ValueError when it cannot be
-    (an assertion problem has no LiveCodeBench form)."""
+    (an assertion problem has no LiveCodeBench form). A record already of ``target`` is
+    copied as it is."""
+    target = {"lcb": "livecodebench"}.get(target, target)
     if target == entry.format:
         return dict(entry.record)
     problem = entry.problem
     assert problem is not None
+    python_refs = [ref.code for ref in entry.references if ref.language == "python"]
     if target == "ours":
         record = problem_to_ours(problem)
         meta = dict(record.get("metadata") or {})
-        if entry.format == "lcb":
-            meta.update({k: entry.record[k] for k in ("question_content",) if k in entry.record})
-        if entry.references:
-            meta[REFERENCE_FIELD] = entry.references[0]
+        text = statement(entry)
+        if text and "question_content" not in meta and entry.format != "humaneval":
+            meta["question_content"] = text
+        if python_refs:
+            meta[REFERENCE_FIELD] = python_refs[0]
         if meta:
             record["metadata"] = meta
         return record
-    if target == "lcb":
+    if target == "livecodebench":
         if problem.harness is Harness.ASSERTION:
             raise ValueError(
                 "an assertion (HumanEval) problem has no LiveCodeBench form: "
@@ -182,7 +168,7 @@ def to_format(entry: Entry, target: str) -> dict[str, Any]:
         record = {
             "question_id": problem.id,
             "question_title": meta.get("question_title", problem.id),
-            "question_content": meta.get("question_content", ""),
+            "question_content": meta.get("question_content", statement(entry)),
             "platform": meta.get("platform", ""),
             "contest_id": meta.get("contest_id", ""),
             "contest_date": meta.get("contest_date", ""),
@@ -195,8 +181,8 @@ def to_format(entry: Entry, target: str) -> dict[str, Any]:
         for key in ("judge", "time_limit", "memory_limit"):
             if getattr(problem, key) is not None:
                 record[key] = getattr(problem, key)
-        if entry.references:
-            record[REFERENCE_FIELD] = entry.references[0]
+        if python_refs:
+            record[REFERENCE_FIELD] = python_refs[0]
         return record
     raise ValueError(f"unknown format {target!r} (expected lcb or ours)")
 

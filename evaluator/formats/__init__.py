@@ -1,42 +1,47 @@
 """Reading problems and samples in the formats people have, and writing results.
 
-Everything a user can get wrong in an input file surfaces as :class:`InputError`, whose
-``str`` names the file, line and field in one line.
+Problem records: one module per source defines its ``FORMAT`` (:mod:`.registry`: how a record
+is recognised and read, by the source's own grading rule); :func:`read_problems` and every
+other entry point ask the registry. Everything a user can get wrong in an input file surfaces
+as :class:`InputError`, whose ``str`` names the file, line and field in one line.
 """
 
 from .errors import BadProblem, InputError
 from .extract import extract_code, extract_program, strip_reasoning
 from .humaneval import problem_from_humaneval
-from .livecodebench import (
+from .livecodebench import decode_test_cases, encode_private_tests, problem_from_lcb
+from .ours import problem_from_ours, problem_to_ours
+from .passk import pass_at_k
+from .problems import iter_problems, problems_from_records, read_problem_files, read_problems
+from .records import read_records
+from .registry import Format, detect_format, formats, get_format, problem_from_record
+from .results import write_lcb_results
+from .samples import (
     Samples,
-    decode_test_cases,
-    encode_private_tests,
-    problem_from_lcb,
-    problems_from_records,
-    read_problem_files,
-    read_problems,
     read_samples,
     sample_format,
     samples_from_record,
     samples_from_records,
-    write_lcb_results,
 )
-from .ours import problem_from_ours, problem_to_ours
-from .passk import pass_at_k
-from .records import read_records
 
 __all__ = [
     "BadProblem",
+    "Format",
     "InputError",
     "Samples",
     "decode_test_cases",
+    "detect_format",
     "encode_private_tests",
     "extract_code",
     "extract_program",
+    "formats",
+    "get_format",
+    "iter_problems",
     "pass_at_k",
     "problem_from_humaneval",
     "problem_from_lcb",
     "problem_from_ours",
+    "problem_from_record",
     "problem_to_ours",
     "problems_from_records",
     "read_problem_files",

@@ -8,7 +8,7 @@ raise :class:`InputError` and the command line prints ``str(error)``.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -130,13 +130,18 @@ class BadProblem:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-def record_id(record: dict[str, Any]) -> str | None:
-    """The id a problem record gives itself (``question_id``, ``id`` or ``task_id``), when it
-    is a non-empty string; None otherwise."""
-    for key in ("question_id", "id", "task_id"):
+_ID_KEYS = ("question_id", "id", "task_id")
+
+
+def record_id(record: Mapping[str, Any], keys: tuple[str, ...] = _ID_KEYS) -> str | None:
+    """The id a problem record gives itself under the first of ``keys`` it has (a non-empty
+    string, or an integer such as APPS's ``problem_id``); None otherwise."""
+    for key in keys:
         value = record.get(key)
         if isinstance(value, str) and value.strip():
             return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
     return None
 
 
@@ -145,23 +150,27 @@ def keep_bad(
     error: InputError,
     bad: list[BadProblem] | None,
     claim: Callable[[str], None],
+    id_keys: tuple[str, ...] = _ID_KEYS,
 ) -> None:
     """Note a problem that cannot be decoded in ``bad`` (``--skip-bad-problems``), or raise
-    ``error`` when the run stops at it (``bad`` is None). ``claim`` registers its id, so a
-    later problem with the same id is still refused as a duplicate."""
+    ``error`` when the run stops at it (``bad`` is None). ``claim`` registers its id (under
+    ``id_keys``, its format's), so a later problem with the same id is still refused as a
+    duplicate."""
     if bad is None:
         raise error
-    skipped = bad_problem(record, error)
+    skipped = bad_problem(record, error, id_keys)
     if skipped.problem_id is not None:
         claim(skipped.problem_id)
     bad.append(skipped)
 
 
-def bad_problem(record: dict[str, Any], error: InputError) -> BadProblem:
+def bad_problem(
+    record: dict[str, Any], error: InputError, id_keys: tuple[str, ...] = _ID_KEYS
+) -> BadProblem:
     """The :class:`BadProblem` of ``record``, which failed with ``error``."""
     facts = {
         key: record[key]
         for key in ("platform", "difficulty")
         if isinstance(record.get(key), str) and record[key].strip()
     }
-    return BadProblem(record_id(record), error, facts)
+    return BadProblem(record_id(record, id_keys or _ID_KEYS), error, facts)

@@ -27,45 +27,48 @@ step that runs them has to restore them where the task needs it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
 from .records import expect_list, expect_str, require_field
+from .registry import Format, Solution, take_id
 
-__all__ = ["problem_from_humaneval", "is_evalplus_record"]
+__all__ = ["FORMAT", "problem_from_humaneval", "is_evalplus_record"]
 
 _DEFINES_CHECK = re.compile(r"^\s*def\s+check\s*\(", re.MULTILINE)
 
 
-def is_evalplus_record(record: dict[str, Any]) -> bool:
+def is_evalplus_record(record: Mapping[str, Any]) -> bool:
     """True for EvalPlus records (they carry ``base_input``)."""
     return "base_input" in record
 
 
 def problem_from_humaneval(
-    record: dict[str, Any], *, path: str | None = None, line: int | None = None
+    record: Mapping[str, Any], *, path: str | None = None, line: int | None = None
 ) -> Problem:
     """Convert a HumanEval or EvalPlus (HumanEval+/MBPP+) record into an assertion-harness
     :class:`Problem`. Nothing is executed. ``path``/``line`` only locate errors."""
-    try:
-        if is_evalplus_record(record):
-            return _from_evalplus(record)
-        return _from_humaneval(record)
-    except InputError as exc:
-        raise exc.located(path=path, line=line) from None
+    return FORMAT.problem(record, path=path, line=line)
 
 
-def _common(record: dict[str, Any]) -> tuple[str, str, str]:
+def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
+    if is_evalplus_record(record):
+        return _from_evalplus(record, fallback_id)
+    return _from_humaneval(record, fallback_id)
+
+
+def _common(record: Mapping[str, Any], fallback_id: str | None) -> tuple[str, str, str]:
     """``task_id``, ``prompt`` and ``entry_point``, validated."""
-    task_id = expect_str(require_field(record, "task_id"), "task_id", non_empty=True)
+    task_id = take_id(record, ("task_id",), fallback_id)
     prompt = expect_str(require_field(record, "prompt"), "prompt")
     entry_point = expect_str(require_field(record, "entry_point"), "entry_point", non_empty=True)
     return task_id, prompt, entry_point.strip()
 
 
-def _from_humaneval(record: dict[str, Any]) -> Problem:
-    task_id, prompt, entry_point = _common(record)
+def _from_humaneval(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
+    task_id, prompt, entry_point = _common(record, fallback_id)
     test = expect_str(require_field(record, "test"), "test", non_empty=True)
     if not _DEFINES_CHECK.search(test):
         raise InputError("does not define check(candidate)", field="test")
@@ -85,7 +88,7 @@ def _from_humaneval(record: dict[str, Any]) -> Problem:
     )
 
 
-def _inputs(record: dict[str, Any], name: str) -> list[list[Any]]:
+def _inputs(record: Mapping[str, Any], name: str) -> list[list[Any]]:
     """A list of argument lists (one per call of the function under test)."""
     value = record.get(name)
     if value is None:
@@ -102,8 +105,8 @@ def _inputs(record: dict[str, Any], name: str) -> list[list[Any]]:
     return calls
 
 
-def _from_evalplus(record: dict[str, Any]) -> Problem:
-    task_id, prompt, entry_point = _common(record)
+def _from_evalplus(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
+    task_id, prompt, entry_point = _common(record, fallback_id)
     canonical = expect_str(
         require_field(record, "canonical_solution"), "canonical_solution", non_empty=True
     )
@@ -133,3 +136,37 @@ def _from_evalplus(record: dict[str, Any]) -> Problem:
         entry_point=entry_point,
         metadata=metadata,
     )
+
+
+def _canonical(record: Mapping[str, Any]) -> list[Solution]:
+    """The canonical solution as a whole program (the prompt it continues, then it)."""
+    prompt, canonical = record.get("prompt"), record.get("canonical_solution")
+    if isinstance(prompt, str) and isinstance(canonical, str) and canonical.strip():
+        return [Solution(prompt + canonical)]
+    return []
+
+
+FORMAT = Format(
+    name="humaneval",
+    title="HumanEval/EvalPlus",
+    shape="'task_id' with 'test' or 'base_input'",
+    recognise=lambda record: "task_id" in record and ("test" in record or "base_input" in record),
+    read=_read,
+    fields=(
+        "task_id",
+        "prompt",
+        "canonical_solution",
+        "test",
+        "entry_point",
+        "base_input",
+        "plus_input",
+        "atol",
+        "contract",
+        "assertion",
+    ),
+    rank=30,
+    id_keys=("task_id",),
+    statement=lambda record: str(record.get("prompt") or ""),
+    references=_canonical,
+    aliases=("evalplus", "humaneval+", "mbpp+"),
+)

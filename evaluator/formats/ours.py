@@ -15,6 +15,8 @@ Schema (fields marked ``?`` are optional)::
       "entry_point"?: "f",                          # assertion: required, passed to check()
       "metadata"?:    {...},                        # free-form, kept for reports
       "environment"?: "plain" | "leetcode" | ...    # interpreter environment; default: by platform
+      "input_file"?:  "input.txt",                  # stdin tests: read from this file, not stdin
+      "output_file"?: "output.txt"                  # stdin tests: answer in this file, not stdout
     }
 
 Test texts are strings in every harness. For ``stdin`` they are the program's input and
@@ -38,7 +40,7 @@ through it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..problem import Harness, Problem, TestCase
@@ -51,9 +53,12 @@ from .records import (
     optional_memory_limit,
     optional_time_limit,
     require_field,
+    solutions_of,
 )
+from .registry import Format, solutions
 
 __all__ = [
+    "FORMAT",
     "OURS_FIELDS",
     "PROBLEM_FIELDS",
     "problem_from_ours",
@@ -93,15 +98,15 @@ def tests_from_list(value: Any, field: str) -> list[TestCase]:
 # --- reading: one reader per field, each given the record and its harness -----------------------
 
 
-def _read_id(record: dict[str, Any], harness: Harness) -> str:
+def _read_id(record: Mapping[str, Any], harness: Harness) -> str:
     return expect_str(require_field(record, "id"), "id", non_empty=True)
 
 
-def _read_harness(record: dict[str, Any], harness: Harness) -> Harness:
+def _read_harness(record: Mapping[str, Any], harness: Harness) -> Harness:
     return harness
 
 
-def _harness(record: dict[str, Any]) -> Harness:
+def _harness(record: Mapping[str, Any]) -> Harness:
     text = expect_str(require_field(record, "harness"), "harness")
     try:
         return Harness(text.strip().lower())
@@ -110,13 +115,13 @@ def _harness(record: dict[str, Any]) -> Harness:
         raise InputError(f"unknown harness {text!r} (expected one of {allowed})", field="harness")
 
 
-def _read_tests(record: dict[str, Any], harness: Harness) -> list[TestCase]:
+def _read_tests(record: Mapping[str, Any], harness: Harness) -> list[TestCase]:
     if harness is Harness.ASSERTION and record.get("tests") is None:
         return list(_PLACEHOLDER)  # assertion problems carry their tests in test_code
     return tests_from_list(require_field(record, "tests"), "tests")
 
 
-def _read_func_name(record: dict[str, Any], harness: Harness) -> str | None:
+def _read_func_name(record: Mapping[str, Any], harness: Harness) -> str | None:
     if record.get("func_name") is None:
         if harness is Harness.FUNCTIONAL:
             require_field(record, "func_name")  # raises, naming the field
@@ -125,7 +130,7 @@ def _read_func_name(record: dict[str, Any], harness: Harness) -> str | None:
 
 
 def _text(name: str, *, required_for: Harness | None = None) -> Callable[..., str]:
-    def read(record: dict[str, Any], harness: Harness) -> str:
+    def read(record: Mapping[str, Any], harness: Harness) -> str:
         if harness is required_for:
             return expect_str(require_field(record, name), name, non_empty=True)
         return expect_str(record.get(name, ""), name)
@@ -133,18 +138,30 @@ def _text(name: str, *, required_for: Harness | None = None) -> Callable[..., st
     return read
 
 
-def _read_metadata(record: dict[str, Any], harness: Harness) -> dict[str, Any]:
+def _read_metadata(record: Mapping[str, Any], harness: Harness) -> dict[str, Any]:
     metadata = record.get("metadata")
     return {} if metadata is None else dict(expect_dict(metadata, "metadata"))
 
 
-def _read_environment(record: dict[str, Any], harness: Harness) -> str | None:
+def _read_environment(record: Mapping[str, Any], harness: Harness) -> str | None:
     value = record.get("environment")
     if value is None:
         return None
     # checked against the known environments when graded (an ERROR verdict there), so that
     # a file written for a newer grader still reads
     return expect_str(value, "environment", non_empty=True)
+
+
+def _file_name(record: Mapping[str, Any], name: str) -> str | None:
+    """A file the program reads or writes in its working directory: a plain file name (no
+    directory, not ``.`` or ``..``); None or empty: stdin / stdout."""
+    value = record.get(name)
+    if value is None or value == "":
+        return None
+    text = expect_str(value, name).strip()
+    if "/" in text or "\0" in text or text in (".", "..") or not text:
+        raise InputError(f"expected a plain file name, got {value!r}", field=name)
+    return text
 
 
 _READERS: dict[str, Callable[[dict[str, Any], Harness], Any]] = {
@@ -160,25 +177,24 @@ _READERS: dict[str, Callable[[dict[str, Any], Harness], Any]] = {
     "entry_point": _text("entry_point", required_for=Harness.ASSERTION),
     "metadata": _read_metadata,
     "environment": _read_environment,
+    "input_file": lambda record, harness: _file_name(record, "input_file"),
+    "output_file": lambda record, harness: _file_name(record, "output_file"),
 }
 if set(_READERS) != OURS_FIELDS:  # a new Problem field needs a reader (and a test value)
     raise AssertionError(f"schema readers {sorted(_READERS)} != Problem fields {PROBLEM_FIELDS}")
 
 
 def problem_from_ours(
-    record: dict[str, Any], *, path: str | None = None, line: int | None = None
+    record: Mapping[str, Any], *, path: str | None = None, line: int | None = None
 ) -> Problem:
     """Convert one record of our schema (see the module docstring) into a :class:`Problem`.
 
     ``path`` and ``line`` only locate errors; the readers pass them.
     """
-    try:
-        return _convert(record)
-    except InputError as exc:
-        raise exc.located(path=path, line=line) from None
+    return FORMAT.problem(record, path=path, line=line)
 
 
-def _convert(record: dict[str, Any]) -> Problem:
+def _convert(record: Mapping[str, Any], fallback_id: str | None = None) -> Problem:
     unknown = sorted(set(record) - OURS_FIELDS)
     if unknown:
         raise InputError(
@@ -186,12 +202,33 @@ def _convert(record: dict[str, Any]) -> Problem:
             "put extra data under 'metadata')",
             field=unknown[0],
         )
+    if record.get("id") is None and fallback_id is not None:
+        record = {**record, "id": fallback_id}
     _read_id(record, Harness.STDIN)  # the id is checked first: errors name a problem
     harness = _harness(record)
     return Problem(**{name: _READERS[name](record, harness) for name in PROBLEM_FIELDS})
 
 
 # --- writing ---------------------------------------------------------------------------------------
+
+
+FORMAT = Format(
+    name="ours",
+    title="ours",
+    shape="'id' with 'harness'",
+    recognise=lambda record: "id" in record and "harness" in record,
+    read=_convert,
+    fields=PROBLEM_FIELDS,
+    rank=10,
+    id_keys=("id",),
+    statement=lambda record: str(
+        (record.get("metadata") or {}).get("question_content") or record.get("prompt") or ""
+    ),
+    references=lambda record: solutions(
+        solutions_of((record.get("metadata") or {}).get("reference_solution"))
+    ),
+    aliases=("microcoder",),
+)
 
 
 def _encoded(name: str, value: Any) -> Any:

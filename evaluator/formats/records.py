@@ -19,7 +19,7 @@ import gzip
 import json
 import os
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -39,6 +39,7 @@ __all__ = [
     "optional_memory_limit",
     "describe_type",
     "dumps_json",
+    "solutions_of",
     "loads_json",
 ]
 
@@ -215,7 +216,7 @@ def read_records(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
 _MISSING = object()
 
 
-def require_field(record: dict[str, Any], name: str) -> Any:
+def require_field(record: Mapping[str, Any], name: str) -> Any:
     """``record[name]``, or an InputError naming the missing field and the fields present."""
     value = record.get(name, _MISSING)
     if value is _MISSING or value is None:
@@ -247,7 +248,7 @@ def expect_dict(value: Any, field: str) -> dict[str, Any]:
     return value
 
 
-def optional_judge(record: dict[str, Any]) -> str | dict[str, Any] | None:
+def optional_judge(record: Mapping[str, Any]) -> str | dict[str, Any] | None:
     """The optional ``judge`` field: a judge name or a special-judge spec object."""
     judge = record.get("judge")
     if judge is None or isinstance(judge, dict):
@@ -259,7 +260,7 @@ def optional_judge(record: dict[str, Any]) -> str | dict[str, Any] | None:
     )
 
 
-def optional_time_limit(record: dict[str, Any]) -> float | None:
+def optional_time_limit(record: Mapping[str, Any]) -> float | None:
     """The optional ``time_limit`` field: CPU seconds per test, a positive number."""
     value = record.get("time_limit")
     if value is None:
@@ -271,7 +272,7 @@ def optional_time_limit(record: dict[str, Any]) -> float | None:
     return float(value)
 
 
-def optional_memory_limit(record: dict[str, Any]) -> int | None:
+def optional_memory_limit(record: Mapping[str, Any]) -> int | None:
     """The optional ``memory_limit`` field: megabytes, a positive integer."""
     value = record.get("memory_limit")
     if value is None:
@@ -283,6 +284,21 @@ def optional_memory_limit(record: dict[str, Any]) -> int | None:
             f"expected a positive whole number of megabytes, got {value!r}", field="memory_limit"
         )
     return value
+
+
+def solutions_of(value: Any) -> list[str]:
+    """The programs in a record's solutions field: a string, or a list of strings (a JSON
+    text of one, as TACO and APPS ship them); empty ones and other values left out."""
+    if isinstance(value, str) and value.lstrip().startswith("["):
+        try:
+            value = loads_json(value)
+        except ValueError:
+            pass
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list | tuple):
+        return [item for item in value if isinstance(item, str) and item.strip()]
+    return []
 
 
 def describe_type(value: Any) -> str:

@@ -17,7 +17,9 @@ match. The *expected* token decides how:
   infinity word (``Inf``, ``+infinity``, not ``-inf``, not ``1e999``). A finite expected number
   never matches a NaN or infinity word. Literals too large for a double (``1e999``) are still
   finite numbers: they take the tolerance rule above, in exact decimal arithmetic.
-* **Anything else**: exactly, case-sensitively.
+* **Anything else**: exactly, case-sensitively; with ``yesno=True`` the words ``yes`` and
+  ``no`` match in any letter case, as in the ``yesno`` judge (CodeContests' rule for its
+  problems, whose answers are often "YES"/"NO" in any case).
 
 Numbers are ASCII decimal literals only: ``0x10``, ``1_000``, ``١٢`` and ``½`` are plain words.
 """
@@ -29,6 +31,7 @@ import re
 from decimal import MAX_EMAX, MIN_EMIN, Decimal, localcontext
 
 from .base import ACCEPTED, Comparison, count_mismatch, differs, split_tokens
+from .yesno import same_answer
 
 DEFAULT_ABS_TOL = 1e-6
 DEFAULT_REL_TOL = 1e-6
@@ -61,6 +64,7 @@ def check(
     *,
     abs_tol: float = DEFAULT_ABS_TOL,
     rel_tol: float = DEFAULT_REL_TOL,
+    yesno: bool = False,
 ) -> Comparison:
     """Accept iff the token counts are equal and every token pair matches (see the module).
 
@@ -74,6 +78,8 @@ def check(
     got, want = split_tokens(output), split_tokens(expected)
     for index, (g, e) in enumerate(zip(got, want, strict=False)):
         if g == e:  # the common case, and right for every kind of token
+            continue
+        if yesno and same_answer(g, e):
             continue
         note = _mismatch(g, e, abs_tol, rel_tol)
         if note is not None:

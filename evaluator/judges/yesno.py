@@ -12,7 +12,8 @@ from .base import ACCEPTED, Comparison, count_mismatch, differs, split_tokens
 _ANSWERS = frozenset({"yes", "no"})
 
 
-def _same(got: str, expected: str) -> bool:
+def same_answer(got: str, expected: str) -> bool:
+    """Whether two tokens match under this judge's rule."""
     if got == expected:
         return True
     # Only when BOTH sides are yes/no words does case stop mattering. ASCII only, so that no
@@ -32,7 +33,7 @@ def check(output: str, expected: str) -> Comparison:
         return ACCEPTED
     got, want = split_tokens(output), split_tokens(expected)
     for index, (g, e) in enumerate(zip(got, want, strict=False)):
-        if not _same(g, e):
+        if not same_answer(g, e):
             return differs("token", index, e, g)
     if len(got) != len(want):
         return count_mismatch("token", got, want)

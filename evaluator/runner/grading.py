@@ -238,7 +238,7 @@ class _Judging:
         elif problem.harness is Harness.STDIN:
             self.check = _judge_from_spec(spec)
         elif problem.harness is Harness.FUNCTIONAL and isinstance(problem.judge, dict):
-            options = ("abs_tol", "rel_tol", "bool_as_int")
+            options = ("abs_tol", "rel_tol", "bool_as_int", "unwrap")
             self.tolerance = {k: v for k, v in problem.judge.items() if k in options}
             validate_tolerances(
                 self.tolerance.get("abs_tol", DEFAULT_ABS_TOL),

@@ -32,6 +32,8 @@ def _every_field_set() -> Problem:
         entry_point="total",
         metadata={"platform": "leetcode", "difficulty": "easy"},
         environment="livecodebench",
+        input_file="input.txt",
+        output_file="output.txt",
     )
 
 
@@ -84,6 +86,8 @@ def test_the_journal_fingerprint_sees_every_field(name: str) -> None:
         "entry_point": "other",
         "metadata": {"platform": "atcoder"},
         "environment": "plain",
+        "input_file": "in.txt",
+        "output_file": "out.txt",
     }
     assert set(changed) == {f.name for f in dataclasses.fields(Problem)}
     other = dataclasses.replace(problem, **{name: changed[name]})

@@ -42,7 +42,7 @@ def test_float_options_are_bound():
 @pytest.mark.parametrize(
     ("name", "options", "match"),
     [
-        ("float", {"tol": 1e-6}, "judge 'float' takes abs_tol, rel_tol; got tol"),
+        ("float", {"tol": 1e-6}, "judge 'float' takes abs_tol, rel_tol, yesno; got tol"),
         ("lines", {"abs_tol": 1e-6}, "judge 'lines' takes no options"),
         ("float", {"abs_tol": -1.0}, "abs_tol must be finite and >= 0"),
         ("float", {"rel_tol": "big"}, "rel_tol must be a number"),
