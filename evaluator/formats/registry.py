@@ -83,7 +83,8 @@ class Format:
     only these for its cache (a problem's long statement or solutions are never hashed).
     ``references``/``wrong_references`` are the source's own solutions that must pass, and
     must fail (``dataset check``); ``statement`` the problem text (``dataset filter``'s
-    deduplication). ``id_keys`` are the keys that name a record (the first present wins);
+    deduplication). A problem whose solutions must be in one language (PrimeIntellect's
+    ``verification_info.language``) says so as ``metadata["language"]``. ``id_keys`` are the keys that name a record (the first present wins);
     a format without one has its records named by position (:mod:`.problems`)."""
 
     name: str
@@ -98,6 +99,10 @@ class Format:
     references: Callable[[Mapping[str, Any]], list[Solution]] = _no_solutions
     wrong_references: Callable[[Mapping[str, Any]], list[Solution]] = _no_solutions
     aliases: tuple[str, ...] = field(default=())
+    # Tests a source ships apart from its records (open-r1/codeforces' generated tests, one
+    # parquet file per contest): ``attach_tests(problem, directory)`` returns the problem
+    # with them added (the CLI's ``--tests DIR``); None: the format has none.
+    attach_tests: Callable[[Problem, str], Problem] | None = None
 
     def problem(
         self, record: Mapping[str, Any], fallback_id: str | None = None, **where: Any
