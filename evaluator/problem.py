@@ -24,6 +24,9 @@ class Verdict(StrEnum):
     OLE = "OLE"  # output over the limit
     CE = "CE"  # compile error: a compiled program could not be built (within its limits)
     ERROR = "ERROR"  # the problem, its tests or its judge are broken: not the program's fault
+    # the program is in a language not graded here (a source's Rust or JavaScript problems):
+    # nothing ran, no judgement; the message names the language
+    UNSUPPORTED = "UNSUPPORTED"
     SKIPPED = "SKIPPED"  # not run because early exit was asked for
 
 

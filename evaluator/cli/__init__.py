@@ -7,7 +7,8 @@ One module per command group, so that a command's code is in one place:
   run (journal, parallel grading, interruptions) in :mod:`.run`, what a run writes in
   :mod:`.outputs`, the checks of where it writes in :mod:`.paths`;
 * :mod:`.generate`: ``generate`` (samples from a local model);
-* :mod:`.dataset`: ``dataset convert|check|strength|filter``;
+* :mod:`.dataset`: ``dataset convert|check|strength|filter``; :mod:`.formats`: ``formats``
+  (the problem formats read);
 * :mod:`.report`: ``report`` (a run as one HTML page) and ``compare`` (two runs, paired);
 * :mod:`.serve`: ``serve`` (the grader as an HTTP service, :mod:`evaluator.service`);
 * :mod:`.tables`: the tables printed on the terminal.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import click
 
 from evaluator.cli.dataset import dataset
+from evaluator.cli.formats import formats
 from evaluator.cli.generate import generate
 from evaluator.cli.grading import demo, grade, lcb
 from evaluator.cli.report import compare, report
@@ -54,5 +56,5 @@ def main() -> None:
     pass
 
 
-for _command in (grade, demo, generate, lcb, dataset, report, compare, serve):
+for _command in (grade, demo, generate, lcb, dataset, formats, report, compare, serve):
     main.add_command(_command)

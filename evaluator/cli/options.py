@@ -221,5 +221,34 @@ PROBLEMS = click.option(
     "--problems",
     required=True,
     type=click.Path(exists=True, dir_okay=False),
-    help="Problems: LiveCodeBench, HumanEval/EvalPlus or our JSONL (also .gz, .json, .parquet).",
+    help="Problems of any known source as it ships (LiveCodeBench, TACO, APPS, CodeContests, "
+    "DeepCoder, PrimeIntellect, KodCode, Codeforces, MBPP, HumanEval, ours...; `mcevaluate "
+    "formats` lists them): JSONL, .gz, .json or .parquet; the format is detected.",
+)
+
+
+def _format_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    from evaluator.formats import get_format
+
+    try:
+        return get_format(value).name
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+FORMAT = click.option(
+    "--format",
+    "problem_format",
+    callback=_format_name,
+    help="Read the problems as this format instead of detecting it (`mcevaluate formats`).",
+)
+
+TESTS_DIR = click.option(
+    "--tests",
+    "tests_dir",
+    type=click.Path(exists=True, file_okay=False),
+    help="Tests the source ships apart from its problems (open-r1/codeforces' generated "
+    "tests: the folder of test_cases_*.parquet files).",
 )

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,13 +27,23 @@ from evaluator.formats import (
     problem_to_ours,
     read_records,
 )
-from evaluator.formats.registry import Format, Solution, detect_format
+from evaluator.formats.records import dumps_json
+from evaluator.formats.registry import Format, Solution, detect_format, file_fallback_id
 from evaluator.harness import assertion
 from evaluator.problem import Harness, Problem
 
 from .convert import PUBLIC_TESTS, REFERENCE_FIELD
 
-__all__ = ["Entry", "read_entries", "write_records", "to_format", "statement"]
+__all__ = [
+    "Entry",
+    "RecordWriter",
+    "convert_entries",
+    "iter_entries",
+    "read_entries",
+    "statement",
+    "to_format",
+    "write_records",
+]
 
 
 @dataclass(slots=True)
@@ -75,33 +87,81 @@ def read_entries(path: str | Path, *, format: str | None = None) -> list[Entry]:
     """Every record of ``path`` (its format detected from the first record, or ``format``);
     a record that does not decode becomes an Entry with ``problem=None`` and the error (the
     file itself must be readable)."""
-    entries: list[Entry] = []
+    return list(iter_entries(path, format=format))
+
+
+def iter_entries(path: str | Path, *, format: str | None = None) -> Iterator[Entry]:
+    """:func:`read_entries`, one record at a time (a file of gigabytes streams)."""
     fmt: Format | None = get_format(format) if format else None
     for index, (position, record) in enumerate(read_records(path)):
         try:
             fmt = fmt or detect_format(record)
         except InputError as exc:
             raise exc.located(path=str(path), line=position) from None
-        fallback = None if fmt.id_keys else f"{fmt.name}-{index}"
+        fallback = file_fallback_id(fmt, index)
         try:
             problem = fmt.problem(record, fallback, path=str(path), line=position)
         except InputError as exc:
             rid = _record_id(record, fmt) or fallback or f"#{position}"
-            entries.append(Entry(rid, record, fmt.name, None, str(exc), position=position))
+            yield Entry(rid, record, fmt.name, None, str(exc), position=position)
             continue
-        entries.append(
-            Entry(
-                problem.id,
-                record,
-                fmt.name,
-                problem,
-                "",
-                fmt.references(record),
-                position,
-                fmt.wrong_references(record),
-            )
+        yield Entry(
+            problem.id,
+            record,
+            fmt.name,
+            problem,
+            "",
+            fmt.references(record),
+            position,
+            fmt.wrong_references(record),
         )
-    return entries
+
+
+def convert_entries(
+    entries: Iterable[Entry], target: str, tests_dir: str | None = None
+) -> Iterator[tuple[Entry, dict[str, Any] | None, str]]:
+    """``(entry, its record in target, "")`` per entry, or ``(entry, None, why)`` when it does
+    not decode or has no form in ``target``; ``tests_dir`` adds the tests the format ships
+    apart (``Format.attach_tests``)."""
+    for entry in entries:
+        if entry.problem is None:
+            yield entry, None, entry.error
+            continue
+        if tests_dir is not None:
+            attach = get_format(entry.format).attach_tests
+            if attach is not None:
+                entry.problem = attach(entry.problem, tests_dir)
+        try:
+            yield entry, to_format(entry, target), ""
+        except ValueError as exc:
+            yield entry, None, f"cannot convert: {exc}"
+
+
+class RecordWriter:
+    """Records written one JSON line at a time to a temporary file beside ``path`` (gzip when
+    the name ends in ``.gz``), renamed into place on a clean exit: an interrupted conversion
+    never leaves half a file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._tmp = self.path.with_name(self.path.name + ".tmp")
+        opener = gzip.open if str(path).endswith(".gz") else open
+        self._fh = opener(self._tmp, "wb")
+        self.count = 0
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._fh.write(dumps_json(record) + b"\n")
+        self.count += 1
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        self._fh.close()
+        if kind is None:
+            os.replace(self._tmp, self.path)
+        else:
+            self._tmp.unlink(missing_ok=True)
 
 
 def _record_id(record: dict[str, Any], fmt: Format) -> str:

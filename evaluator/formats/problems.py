@@ -6,6 +6,9 @@ A file's format is detected from its first record (or named: ``format=``, the CL
 everything read together. A record that names no id (TACO, CodeContests rows without a name,
 KodCode...) gets ``<format>-<index>``, its 0-based position among the file's records (the
 row number of the Hugging Face split it came from).
+
+With ``tests_in_memory=N``, once N bytes of tests are held, every later problem's tests are
+kept on disk and read back when used (:mod:`.spill`): the CLI reads files of gigabytes so.
 """
 
 from __future__ import annotations
@@ -16,13 +19,24 @@ from typing import Any
 from ..problem import Problem
 from .errors import BadProblem, InputError, keep_bad
 from .records import PathLike, describe_type, position_unit, read_records
-from .registry import Format, detect_format, get_format
+from .registry import Format, detect_format, file_fallback_id, get_format
+from .spill import TestSpill
 
-__all__ = ["iter_problems", "problems_from_records", "read_problem_files", "read_problems"]
+__all__ = [
+    "iter_problems",
+    "problems_from_records",
+    "read_problem_files",
+    "read_problems",
+    "spill_beyond",
+]
 
 
 def read_problems(
-    path: PathLike, *, bad: list[BadProblem] | None = None, format: str | Format | None = None
+    path: PathLike,
+    *,
+    bad: list[BadProblem] | None = None,
+    format: str | Format | None = None,
+    tests_in_memory: int | None = None,
 ) -> list[Problem]:
     """All problems in ``path`` (JSONL, JSONL.gz, JSON array or parquet).
 
@@ -30,9 +44,9 @@ def read_problems(
     with a ``bad`` list, a record that is a JSON object but cannot be converted (undecodable
     tests, a pickle that is not plain data, a missing field) is appended there instead and
     the others are read. The file itself must still be readable JSON, of one known format,
-    without duplicate ids.
+    without duplicate ids. ``tests_in_memory``: see the module docstring.
     """
-    return read_problem_files([path], bad=bad, format=format)
+    return read_problem_files([path], bad=bad, format=format, tests_in_memory=tests_in_memory)
 
 
 def read_problem_files(
@@ -41,10 +55,29 @@ def read_problem_files(
     format: str | Format | None = None,
     admit: Callable[[dict[str, Any]], bool] | None = None,
     bad: list[BadProblem] | None = None,
+    tests_in_memory: int | None = None,
 ) -> list[Problem]:
     """The problems of several files read as one set (LiveCodeBench's release shards:
     :mod:`evaluator.lcb`); see :func:`iter_problems`."""
-    return list(iter_problems(paths, format=format, admit=admit, bad=bad))
+    problems = iter_problems(paths, format=format, admit=admit, bad=bad)
+    if tests_in_memory is None:
+        return list(problems)
+    return list(spill_beyond(problems, tests_in_memory))
+
+
+def spill_beyond(problems: Iterable[Problem], budget: int) -> Iterator[Problem]:
+    """``problems`` with the tests of every one read after ``budget`` bytes of tests kept on
+    disk (:class:`~.spill.TestSpill`, one file for them all, deleted with the last of them)."""
+    held = 0
+    spill: TestSpill | None = None
+    for problem in problems:
+        size = sum(len(t.input) + len(t.output) for t in problem.tests)
+        if held + size <= budget:
+            held += size
+        else:
+            spill = spill or TestSpill()
+            problem.tests = spill.store(problem.tests)  # type: ignore[assignment]
+        yield problem
 
 
 def iter_problems(
@@ -109,7 +142,7 @@ def _problems_from(
                 first_seen[problem_id] = (where["path"], where["line"])
 
             try:
-                fallback = None if fmt.id_keys else f"{fmt.name}-{index}"
+                fallback = file_fallback_id(fmt, index)
                 problem = fmt.problem(record, fallback, **where)
             except InputError as exc:
                 keep_bad(record, exc, bad, claim, fmt.id_keys)

@@ -34,6 +34,7 @@ __all__ = [
     "Reader",
     "Solution",
     "detect_format",
+    "file_fallback_id",
     "formats",
     "get_format",
     "problem_from_record",
@@ -85,7 +86,8 @@ class Format:
     must fail (``dataset check``); ``statement`` the problem text (``dataset filter``'s
     deduplication). A problem whose solutions must be in one language (PrimeIntellect's
     ``verification_info.language``) says so as ``metadata["language"]``. ``id_keys`` are the keys that name a record (the first present wins);
-    a format without one has its records named by position (:mod:`.problems`)."""
+    in a file, a record of a format without one (or whose ids are not ``id_required``) that
+    names none is named by its position (:func:`file_fallback_id`)."""
 
     name: str
     title: str
@@ -95,6 +97,7 @@ class Format:
     fields: tuple[str, ...]
     rank: int = 50
     id_keys: tuple[str, ...] = ()
+    id_required: bool = True
     statement: Callable[[Mapping[str, Any]], str] = _no_text
     references: Callable[[Mapping[str, Any]], list[Solution]] = _no_solutions
     wrong_references: Callable[[Mapping[str, Any]], list[Solution]] = _no_solutions
@@ -172,12 +175,19 @@ def detect_format(record: Mapping[str, Any]) -> Format:
 def problem_from_record(
     record: Mapping[str, Any], *, format: str | Format | None = None, fallback_id: str | None = None
 ) -> Problem:
-    """The problem of one record of any known format (detected when ``format`` is None).
-    Raises :class:`InputError` naming the field."""
+    """The problem of one record of any known format (detected when ``format`` is None),
+    named as the first record of a file would be when it names none. Raises
+    :class:`InputError` naming the field."""
     if isinstance(format, str):
         format = get_format(format)
     fmt = format or detect_format(record)
-    return fmt.problem(record, fallback_id)
+    return fmt.problem(record, fallback_id or file_fallback_id(fmt, 0))
+
+
+def file_fallback_id(fmt: Format, index: int) -> str | None:
+    """The id of the ``index``-th record (0-based) of a file when it names none:
+    ``<format>-<index>``, or None where the format's records must name theirs."""
+    return None if fmt.id_keys and fmt.id_required else f"{fmt.name}-{index}"
 
 
 def take_id(
@@ -202,7 +212,9 @@ def take_id(
             raise InputError(f"expected a string, got {describe_type(value)}", field=key)
     if fallback is not None:
         return fallback
-    if keys and isinstance(record.get(keys[0]), str):
+    if not keys:
+        raise InputError("the record names no id and none was given")
+    if isinstance(record.get(keys[0]), str):
         raise InputError("must not be empty", field=keys[0])
     present = ", ".join(sorted(map(str, record))) or "none"
     raise InputError(f"missing required field (fields present: {present})", field=keys[0])

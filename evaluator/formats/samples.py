@@ -60,6 +60,15 @@ class Samples:
     language: str | None = None
 
 
+def _problem_id(record: dict[str, Any], key: str) -> str:
+    """The problem a samples record is for: a non-empty string, or an integer (MBPP's and
+    APPS's ids are numbers; the problem reader names them by their decimal text)."""
+    value = require_field(record, key)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return expect_str(value, key, non_empty=True)
+
+
 def _string_list(value: Any, field_name: str) -> list[str]:
     """A list of strings; a JSON-encoded list in a string is accepted (some exports do that)."""
     if isinstance(value, str):
@@ -77,7 +86,7 @@ def _string_list(value: Any, field_name: str) -> list[str]:
 
 
 def _lcb_samples(record: dict[str, Any]) -> Samples:
-    problem_id = expect_str(require_field(record, "question_id"), "question_id", non_empty=True)
+    problem_id = _problem_id(record, "question_id")
     if record.get("code_list") is not None:
         return Samples(problem_id, list(_string_list(record["code_list"], "code_list")))
     if record.get("output_list") is not None:
@@ -88,7 +97,7 @@ def _lcb_samples(record: dict[str, Any]) -> Samples:
 
 
 def _humaneval_samples(record: dict[str, Any]) -> Samples:
-    problem_id = expect_str(require_field(record, "task_id"), "task_id", non_empty=True)
+    problem_id = _problem_id(record, "task_id")
     if record.get("completion") is not None:
         code = expect_str(record["completion"], "completion")
         return Samples(problem_id, [code], continues_prompt=True)
@@ -98,7 +107,7 @@ def _humaneval_samples(record: dict[str, Any]) -> Samples:
 
 
 def _ours_samples(record: dict[str, Any]) -> Samples:
-    problem_id = expect_str(require_field(record, "id"), "id", non_empty=True)
+    problem_id = _problem_id(record, "id")
     for name, raw, many in (
         ("code", False, False),
         ("codes", False, True),

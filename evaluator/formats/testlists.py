@@ -48,12 +48,16 @@ __all__ = [
 class DecodedTests:
     """A problem's tests, their harness and the function they call. ``wrapped``: some
     expected value is a one-element list (the APPS/TACO wrapping; the readers whose sources
-    accept the wrapped and the bare value say so in the problem's judge)."""
+    accept the wrapped and the bare value say so in the problem's judge). ``shape``: which
+    shape they came in (``inputs_outputs``, ``testtype`` (LiveCodeBench's), ``type``
+    (PrimeIntellect's) or ``plain``), so a reader can apply the rule of the source the shape
+    comes from."""
 
     harness: Harness
     tests: list[TestCase]
     func_name: str | None = None
     wrapped: bool = False
+    shape: str = "plain"
 
 
 def json_text(value: Any) -> str:
@@ -154,7 +158,7 @@ def io_tests(value: Mapping[str, Any], field: str) -> DecodedTests:
             )
             for i, (given, wanted) in enumerate(zip(inputs, outputs, strict=True))
         ]
-        return DecodedTests(Harness.STDIN, tests)
+        return DecodedTests(Harness.STDIN, tests, shape="inputs_outputs")
     fn_name = expect_str(fn_name, f"{field}.fn_name", non_empty=True)
     tests, wrapped = [], False
     for i, (given, wanted) in enumerate(zip(inputs, outputs, strict=True)):
@@ -168,7 +172,7 @@ def io_tests(value: Mapping[str, Any], field: str) -> DecodedTests:
             wrapped = wrapped or _is_wrapped(wanted)
             text = _expected_text(wanted, f"{field}.outputs[{i}]")
             tests.append(TestCase(call_input(given, f"{field}.inputs[{i}]"), text))
-    return DecodedTests(Harness.FUNCTIONAL, tests, fn_name, wrapped)
+    return DecodedTests(Harness.FUNCTIONAL, tests, fn_name, wrapped, "inputs_outputs")
 
 
 def _expected_text(value: Any, field: str) -> str:
@@ -193,11 +197,14 @@ def case_list(value: list[Any], field: str, *, func_name: str | None = None) -> 
     that say none are stdin cases, or calls of ``func_name`` when one is given."""
     harness: Harness | None = None
     tests: list[TestCase] = []
+    shape = "plain"
     for index, item in enumerate(value):
         where = f"{field}[{index}]"
         case = expect_dict(item, where)
         kind_key = "testtype" if "testtype" in case else "type"
         kind = case.get(kind_key)
+        if kind is not None:
+            shape = kind_key
         this = Harness.FUNCTIONAL if kind is None and func_name else Harness.STDIN
         if kind is not None:
             this = _TESTTYPES.get(kind) if isinstance(kind, str) else None
@@ -224,7 +231,8 @@ def case_list(value: list[Any], field: str, *, func_name: str | None = None) -> 
             "call-based tests need the function's name ('fn_name', or 'func_name' in metadata)",
             field=field,
         )
-    return DecodedTests(harness, tests, func_name if harness is Harness.FUNCTIONAL else None)
+    func_name = func_name if harness is Harness.FUNCTIONAL else None
+    return DecodedTests(harness, tests, func_name, shape=shape)
 
 
 def _case(case: Mapping[str, Any], where: str, literal: bool) -> TestCase:

@@ -6,41 +6,55 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import logging
 import threading
 import time
 import weakref
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evaluator.languages import program_language
 from evaluator.problem import Problem, Verdict
-from evaluator.reward.columns import ProblemCache, languages_column, program_of
+from evaluator.reward.columns import ProblemCache, ProblemError, languages_column, program_of
 from evaluator.runner.grading import GradeOptions, Grader, GradeResult
+from evaluator.runner.run import problem_language, unsupported_message
 from evaluator.sandbox.records import Isolation
 
 NO_CODE = "NO_CODE"
 ERROR = "ERROR"
-VERDICT_NAMES = ("AC", "WA", "TLE", "MLE", "RE", "OLE", "CE", NO_CODE, ERROR)
+UNSUPPORTED = "UNSUPPORTED"
+VERDICT_NAMES = ("AC", "WA", "TLE", "MLE", "RE", "OLE", "CE", NO_CODE, ERROR, UNSUPPORTED)
 """Every verdict a reward call reports (one ``<prefix>/verdict_<name>`` metric each)."""
 WRONG_VERDICTS = frozenset({"WA", "TLE", "MLE", "RE", "OLE", "CE"})
-"""Verdicts of completions judged and found wrong (``NO_CODE`` and ``ERROR`` are no
-judgement: nothing ran, as in ``trainer_addon.masking``; a C++ program that does not build
+"""Verdicts of completions judged and found wrong (``NO_CODE``, ``ERROR`` and
+``UNSUPPORTED`` are no judgement: nothing ran, as in ``trainer_addon.masking``; a C++ program that does not build
 is judged, as a Python one with a syntax error is an ``RE``)."""
 
 _MODES = ("binary", "fraction")
+BAD_PROBLEM_ACTIONS = ("raise", "skip")
+"""What a reward does with a row whose problem cannot be read (``on_bad_problem``)."""
+_LOG = logging.getLogger("evaluator.reward")
+# Names other frameworks give a reward's arguments: told apart from dataset columns only to say
+# what a wrong call passed (CodeReward is called TRL's way; the adapters take the others').
+_OTHER_FRAMEWORKS_ARGUMENTS = frozenset(
+    {"completion", "answer", "info", "solution_str", "solution_strs", "ground_truth",
+     "response", "responses", "label", "labels", "queries", "query", "sample", "samples"}
+)  # fmt: skip
 
 
 @dataclass(slots=True)
 class RewardDetails:
-    """Everything one reward call decided, in completion order."""
+    """Everything one reward call decided, in completion order; ``reasons``: why each
+    completion got its verdict, in a line ("" for an AC)."""
 
     rewards: list[float | None]
     verdicts: list[str]
     results: list[GradeResult | None]
     seconds: float
+    reasons: list[str] = field(default_factory=list)
 
 
 class CodeReward:
@@ -57,6 +71,11 @@ class CodeReward:
     ``metric_prefix``: the metrics' name prefix; ``cache_size``: decoded problems kept;
     ``language``: what completions are written in when their ``language`` column does not say
     (None: each answer's code fence, else Python; :func:`~evaluator.languages.program_language`).
+    ``on_bad_problem``: what a row whose problem cannot be read does (a dataset's defect, not a
+    model's mistake): ``"raise"`` (default) raises :class:`~evaluator.reward.ProblemError`
+    naming the row and field before anything runs; ``"skip"`` gives that row no reward
+    (``None``, verdict ``ERROR``), logs one warning per distinct problem and counts it in
+    :attr:`bad_problems` and the ``<prefix>/bad_problems`` metric.
     """
 
     __name__ = "code_reward"
@@ -78,7 +97,13 @@ class CodeReward:
         ray_address: str | None = None,
         ray_options: dict[str, Any] | None = None,
         language: str | None = None,
+        on_bad_problem: str = "raise",
     ) -> None:
+        if on_bad_problem not in BAD_PROBLEM_ACTIONS:
+            raise ValueError(
+                f"on_bad_problem must be one of {BAD_PROBLEM_ACTIONS}, not {on_bad_problem!r}"
+            )
+        self.on_bad_problem = on_bad_problem
         if mode not in _MODES:
             raise ValueError(f"mode must be one of {_MODES}, not {mode!r}")
         if backend not in ("local", "ray"):
@@ -107,12 +132,15 @@ class CodeReward:
         self.last_results: list[GradeResult | None] = []
         self.last_verdicts: list[str] = []
         self.last_rewards: list[float | None] = []
+        self.last_reasons: list[str] = []
 
     def _init_state(self) -> None:
         self._grader: Grader | None = None
         self._lock = threading.Lock()
         self._problems = ProblemCache(self.cache_size)
         self._closed = False
+        self._warned: set[str] = set()  # bad problems already logged (on_bad_problem="skip")
+        self.bad_problems = 0  # rows skipped for a problem that cannot be read
 
     # -- pickling (e.g. to a Ray actor): the pool stays behind, the copy makes its own --------
 
@@ -120,9 +148,11 @@ class CodeReward:
         state = {
             key: value
             for key, value in self.__dict__.items()
-            if key not in ("_grader", "_lock", "_problems", "_pool", "_closed", "_exit_hook")
+            if key
+            not in ("_grader", "_lock", "_problems", "_pool", "_closed", "_exit_hook", "_warned")
         }
         state["last_results"], state["last_verdicts"], state["last_rewards"] = [], [], []
+        state["last_reasons"] = []
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -213,39 +243,72 @@ class CodeReward:
         """Problems decoded (each distinct problem once, while it stays in the cache)."""
         return self._problems.misses
 
-    def problem_for(self, fields: Mapping[str, Any]) -> Problem | None:
-        """The sample's problem, decoded once per distinct problem (LRU cache); None when it
-        cannot be decoded."""
-        return self._problems.for_fields(fields)
+    def problem_for(self, fields: Mapping[str, Any]) -> Problem:
+        """The sample's problem, decoded once per distinct problem (LRU cache); raises
+        :class:`~evaluator.reward.ProblemError` when it cannot be read."""
+        found = self._problems.for_fields(fields)
+        if isinstance(found, ProblemError):
+            raise found
+        return found
+
+    def _readable(
+        self, problems: Sequence[Problem | ProblemError | None], action: str | None = None
+    ) -> list[Problem | ProblemError | None]:
+        """``problems`` as they are, once every one that cannot be read has been dealt with by
+        ``action`` (default: ``on_bad_problem``): the first raises (naming its row) or each
+        is logged once and counted."""
+        action = action or self.on_bad_problem
+        if action not in BAD_PROBLEM_ACTIONS:
+            raise ValueError(f"on_bad_problem must be one of {BAD_PROBLEM_ACTIONS}, not {action!r}")
+        for index, problem in enumerate(problems):
+            if not isinstance(problem, ProblemError):
+                continue
+            if action == "raise":
+                raise ProblemError(
+                    f"row {index} of the batch: {problem} (a dataset's defect: fix the row, or "
+                    "pass on_bad_problem='skip' to give such rows no reward)"
+                ) from None
+            with self._lock:
+                self.bad_problems += 1
+                first = str(problem) not in self._warned
+                self._warned.add(str(problem))
+            if first:
+                _LOG.warning("skipping a problem that cannot be read: %s", problem)
+        return list(problems)
 
     # -- grading -------------------------------------------------------------------------------
 
     def _submit(
         self,
-        problems: Sequence[Problem | None],
+        problems: Sequence[Problem | ProblemError | None],
         completions: Sequence[Any],
         languages: Sequence[str | None] | None = None,
+        on_bad_problem: str | None = None,
     ) -> list[Future[GradeResult] | str]:
         """A future per completion that needs running, or its verdict when nothing runs.
         ``languages``: each completion's stated language (None: this reward's, else its
-        fence's)."""
+        fence's). A problem that cannot be read (a :class:`ProblemError`) raises first,
+        before anything runs, unless ``on_bad_problem`` (default: this reward's) is
+        ``"skip"``."""
         if len(problems) != len(completions):
             raise ValueError(f"{len(problems)} problems for {len(completions)} completions")
+        problems = self._readable(problems, on_bad_problem)
         stated = list(languages) if languages is not None else [None] * len(completions)
         grader = self.grader
         pending: list[Future[GradeResult] | str] = []
         for problem, completion, language in zip(problems, completions, stated, strict=True):
-            if problem is None:
-                pending.append(ERROR)
+            if problem is None or isinstance(problem, ProblemError):
+                pending.append(NotRun(ERROR, str(problem or "no problem given")))
                 continue
             code, fence = program_of(completion)
             if code is None or not code.strip():
-                pending.append(NO_CODE)
+                pending.append(NotRun(NO_CODE, "the answer holds no code"))
                 continue
+            stated = language or self.language or problem_language(problem)
             try:
-                name = program_language(language or self.language, fence)
-            except ValueError:  # a row naming a language not graded here: that row's ERROR
-                pending.append(ERROR)
+                name = program_language(stated, fence)
+            except ValueError:  # a language not graded here: nothing runs, no judgement
+                pending.append(NotRun(UNSUPPORTED, unsupported_message(str(stated))))
                 continue
             pending.append(grader.submit(problem, code, name))
         return pending
@@ -273,22 +336,27 @@ class CodeReward:
         rewards: list[float | None] = []
         verdicts: list[str] = []
         results: list[GradeResult | None] = []
+        reasons: list[str] = []
         for item, outcome in zip(pending, outcomes, strict=True):
             if isinstance(item, str):
                 results.append(None)
                 verdicts.append(item)
                 rewards.append(self.no_code_penalty if item == NO_CODE else None)
+                reasons.append(getattr(item, "reason", item))
                 continue
             if not isinstance(outcome, GradeResult):  # the grader failed: never the program's win
                 results.append(None)
                 verdicts.append(ERROR)
                 rewards.append(0.0)
+                reasons.append(f"the grader failed: {outcome!r}"[:300])
                 continue
             results.append(outcome)
             verdicts.append(str(outcome.verdict))
             rewards.append(self._reward_of(outcome))
-        details = RewardDetails(rewards, verdicts, results, time.perf_counter() - started)
+            reasons.append(_reason(outcome))
+        details = RewardDetails(rewards, verdicts, results, time.perf_counter() - started, reasons)
         self.last_results, self.last_verdicts, self.last_rewards = results, verdicts, rewards
+        self.last_reasons = reasons
         self._log(details, log_metric)
         return details
 
@@ -314,6 +382,7 @@ class CodeReward:
             sum(tests_run) / len(tests_run) if tests_run else 0.0
         )
         metrics[f"{self.metric_prefix}/grading_seconds"] = details.seconds
+        metrics[f"{self.metric_prefix}/bad_problems"] = float(self.bad_problems)
         for sink in dict.fromkeys(sinks):
             for name, value in metrics.items():
                 try:
@@ -325,26 +394,31 @@ class CodeReward:
 
     def score_details(
         self,
-        problems: Sequence[Problem | None],
+        problems: Sequence[Problem | ProblemError | None],
         completions: Sequence[Any],
         log_metric: Callable[[str, float], None] | None = None,
         languages: Sequence[str | None] | None = None,
+        on_bad_problem: str | None = None,
     ) -> RewardDetails:
-        """Grade completions against already-built problems (None: undecodable), blocking;
+        """Grade completions against already-built problems (None: no problem, that
+        completion's ERROR; a :class:`ProblemError`: as ``on_bad_problem`` says), blocking;
         ``languages``: each completion's, where it is stated."""
         started = time.perf_counter()
-        pending = self._submit(problems, completions, languages)
+        pending = self._submit(problems, completions, languages, on_bad_problem)
         outcomes = self._wait(pending)
         return self._finish(pending, outcomes, started, log_metric)
 
     def score(
         self,
-        problems: Sequence[Problem | None],
+        problems: Sequence[Problem | ProblemError | None],
         completions: Sequence[Any],
         languages: Sequence[str | None] | None = None,
+        on_bad_problem: str | None = None,
     ) -> list[float | None]:
         """Plain-Python form: rewards of ``completions`` against ``problems``, in order."""
-        return self.score_details(problems, completions, languages=languages).rewards
+        return self.score_details(
+            problems, completions, languages=languages, on_bad_problem=on_bad_problem
+        ).rewards
 
     def __call__(
         self,
@@ -353,7 +427,7 @@ class CodeReward:
         completion_ids: Sequence[Any] | None = None,
         **columns: Any,
     ) -> list[float | None]:
-        completions = list(completions or [])
+        completions = _completions(completions, columns)
         problems = self._problems.for_columns(len(completions), columns)
         languages = languages_column(len(completions), columns)
         return self.score_details(
@@ -364,6 +438,50 @@ class CodeReward:
         """Whether completion ``index`` of the last call was judged and found wrong (WA, TLE,
         MLE, RE, OLE, CE); False for AC, NO_CODE and ERROR (nothing was judged)."""
         return self.last_verdicts[index] in WRONG_VERDICTS
+
+
+class NotRun(str):
+    """The verdict of a completion that is not run (``NO_CODE``, ``ERROR``), with its reason."""
+
+    reason: str
+
+    def __new__(cls, verdict: str, reason: str) -> NotRun:
+        item = super().__new__(cls, verdict)
+        item.reason = reason
+        return item
+
+
+def _reason(result: GradeResult) -> str:
+    """Why a graded completion got its verdict: its first test that did not pass (number,
+    verdict, message) or the result's own message; "" when it passed."""
+    if result.passed:
+        return ""
+    for index, test in enumerate(result.tests):
+        if test.verdict is not Verdict.AC and test.verdict is not Verdict.SKIPPED:
+            message = f": {test.message}" if test.message else ""
+            return f"test {index + 1}: {test.verdict}{message}"[:300]
+    return f"{result.verdict}: {result.message}"[:300] if result.message else str(result.verdict)
+
+
+def _completions(completions: Any, columns: Mapping[str, Any]) -> list[Any]:
+    """The completions of a TRL-style call, checked: a call without them (another framework's
+    argument names, a misspelt keyword) raises naming what it got and what is expected,
+    rather than returning no rewards."""
+    if completions is None or isinstance(completions, str | bytes):
+        got = ", ".join(sorted(columns)) or "no keywords"
+        hint = sorted(_OTHER_FRAMEWORKS_ARGUMENTS & set(columns))
+        other = (
+            f" ({', '.join(hint)} is how other frameworks call a reward: use their adapters "
+            "in evaluator.reward)"
+            if hint
+            else ""
+        )
+        what = "a string" if completions is not None else "none"
+        raise TypeError(
+            f"CodeReward is called as reward(prompts, completions, completion_ids, **columns) "
+            f"with a list of completions; got {what} for completions and {got}{other}"
+        )
+    return list(completions)
 
 
 class AsyncCodeReward(CodeReward):
@@ -379,7 +497,7 @@ class AsyncCodeReward(CodeReward):
         completion_ids: Sequence[Any] | None = None,
         **columns: Any,
     ) -> list[float | None]:
-        completions = list(completions or [])
+        completions = _completions(completions, columns)
         started = time.perf_counter()
 
         def prepare():

@@ -14,33 +14,13 @@ import orjson
 
 from evaluator.formats.errors import InputError
 from evaluator.formats.extract import extract_program
-from evaluator.formats.livecodebench import problem_from_lcb
-from evaluator.formats.ours import PROBLEM_FIELDS, problem_from_ours
-from evaluator.problem import Problem
+from evaluator.formats.registry import Format, detect_format
+from evaluator.problem import Harness, Problem
 
 # Keywords TRL passes to reward functions that are not dataset columns.
 _TRL_KEYWORDS = frozenset({"trainer_state", "log_extra", "log_metric"})
-# Our schema's fields as columns: every Problem field but the id (from question_id, id or
-# task_id), the tests (their own column) and the prompt (TRL's "prompt" column is the chat
-# prompt: the code a sample continues comes as "prompt_code").
-_OURS_COLUMNS = tuple(name for name in PROBLEM_FIELDS if name not in {"id", "tests", "prompt"})
-_LCB_COLUMNS = (
-    "public_test_cases",
-    "private_test_cases",
-    "metadata",
-    "judge",
-    "time_limit",
-    "memory_limit",
-)
-# Every field problem_from_columns reads: the cache key (other columns, such as the
-# statement, do not change the problem and are not hashed).
-_PROBLEM_FIELDS = tuple(
-    dict.fromkeys(
-        ("problem_json", "tests", "question_id", "id", "task_id", "prompt_code")
-        + _OURS_COLUMNS
-        + _LCB_COLUMNS
-    )
-)
+# The id of a row that names none (a reward needs none: rows are told apart by position).
+ROW_ID = "sample"
 
 
 class ProblemError(ValueError):
@@ -116,16 +96,6 @@ def _fingerprint(value: Any) -> Any:
     return (len(data), hashlib.blake2b(data, digest_size=16).digest())
 
 
-def _sample_id(fields: Mapping[str, Any]) -> str:
-    for key in ("question_id", "id", "task_id"):
-        value = fields.get(key)
-        if isinstance(value, str) and value.strip():
-            return value
-        if isinstance(value, int) and not isinstance(value, bool):
-            return str(value)
-    return "sample"
-
-
 def _json_if_text(value: Any, field: str) -> Any:
     if isinstance(value, str):
         try:
@@ -135,41 +105,59 @@ def _json_if_text(value: Any, field: str) -> Any:
     return value
 
 
-def problem_from_columns(fields: Mapping[str, Any]) -> Problem:
-    """One sample's :class:`Problem` from its dataset fields (the forms are in
-    :mod:`evaluator.reward`; a ``problem_json`` field, a whole record of our schema as JSON text
-    or dict, wins over both). Raises :class:`ProblemError` when it cannot be decoded."""
+def row_record(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A dataset row's problem record: its columns without TRL's own keywords and without
+    null values (a parquet file's missing fields), ``prompt_code`` as the record's
+    ``prompt`` (TRL's ``prompt`` column is the chat prompt, never passed to a reward: the
+    code a HumanEval-style sample continues comes as ``prompt_code``); a ``problem_json``
+    column (a whole record of any format, as JSON text or an object) stands for the row."""
+    if fields.get("problem_json") is not None:
+        record = _json_if_text(fields["problem_json"], "problem_json")
+        if not isinstance(record, dict):
+            raise ProblemError("problem_json: expected a JSON object")
+        return record
+    record = {
+        key: value
+        for key, value in fields.items()
+        if value is not None and key not in _TRL_KEYWORDS
+    }
+    if "prompt_code" in record:
+        record["prompt"] = record.pop("prompt_code")
+    return record
+
+
+def row_format(record: Mapping[str, Any]) -> Format:
+    """The format of a row's record (:func:`~evaluator.formats.registry.detect_format`);
+    :class:`ProblemError` naming the columns when no format reads it."""
     try:
-        if fields.get("problem_json") is not None:  # a whole record of ours (trainer_addon)
-            record = _json_if_text(fields["problem_json"], "problem_json")
-            if not isinstance(record, dict):
-                raise ProblemError("problem_json: expected a JSON object")
-            return problem_from_ours(record)
-        if fields.get("tests") is not None:
-            tests = _json_if_text(fields["tests"], "tests")
-            record: dict[str, Any] = {"id": _sample_id(fields), "tests": tests}
-            for key in _OURS_COLUMNS:
-                if fields.get(key) is not None:
-                    record[key] = fields[key]
-            if "metadata" in record:  # JSON text in a parquet file, as LiveCodeBench's
-                record["metadata"] = _json_if_text(record["metadata"], "metadata")
-            if "harness" not in record:
-                record["harness"] = "functional" if record.get("func_name") else "stdin"
-            if isinstance(fields.get("prompt_code"), str):
-                record["prompt"] = fields["prompt_code"]
-            return problem_from_ours(record)
-        if any(fields.get(key) is not None for key in ("public_test_cases", "private_test_cases")):
-            record = {"question_id": _sample_id(fields)}
-            for key in _LCB_COLUMNS:
-                if fields.get(key) is not None:
-                    record[key] = fields[key]
-            return problem_from_lcb(record)
+        return detect_format(record)
     except InputError as exc:
         raise ProblemError(str(exc)) from None
-    raise ProblemError(
-        "no tests: expected a 'tests' column or LiveCodeBench's "
-        "'public_test_cases'/'private_test_cases'"
-    )
+
+
+def problem_of_record(record: Mapping[str, Any], fmt: Format | None = None) -> Problem:
+    """The problem of one row's record, read by its format exactly as a file's record of that
+    format is read (the id, when the row names none, is :data:`ROW_ID`). Raises
+    :class:`ProblemError` when it cannot be read, or when it has nothing to grade (no
+    tests): a dataset's defect, never a program's."""
+    fmt = fmt or row_format(record)
+    # Only the fields the format reads: a dataset's other columns (its statement, solutions,
+    # anything) are not fields of the problem, which a strict format would refuse.
+    record = {key: record[key] for key in fmt.fields if key in record}
+    try:
+        problem = fmt.read(record, ROW_ID)
+    except InputError as exc:
+        raise ProblemError(f"{fmt.title} record: {exc}") from None
+    if not problem.tests or (problem.harness is Harness.ASSERTION and not problem.test_code):
+        raise ProblemError(f"{fmt.title} record {problem.id!r}: no tests")
+    return problem
+
+
+def problem_from_columns(fields: Mapping[str, Any]) -> Problem:
+    """One sample's :class:`Problem` from its dataset fields: the row's record
+    (:func:`row_record`) read by the format its columns are (the forms are in
+    :mod:`evaluator.reward`). Raises :class:`ProblemError` when it cannot be read."""
+    return problem_of_record(row_record(fields))
 
 
 # --- the problem cache --------------------------------------------------------------------------
@@ -178,7 +166,8 @@ def problem_from_columns(fields: Mapping[str, Any]) -> Problem:
 class ProblemCache:
     """Decoded problems, the ``size`` most recently used kept (LRU); thread-safe. A problem that
     cannot be decoded is kept as its :class:`ProblemError`, so a broken row is decoded once.
-    ``hits`` and ``misses`` count the look-ups."""
+    ``hits`` and ``misses`` count the look-ups. Keys are fingerprints of the fields the
+    row's format reads (a problem's statement and solutions are never hashed)."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = max(1, size)
@@ -200,7 +189,7 @@ class ProblemCache:
             found = decode()
         except ProblemError as exc:
             found = exc
-        except Exception as exc:  # noqa: BLE001 - a broken row is that row's ERROR only
+        except Exception as exc:  # noqa: BLE001 - a broken row is that row's error only
             found = ProblemError(f"{type(exc).__name__}: {exc}")
         with self._lock:
             self._found[key] = found
@@ -208,23 +197,28 @@ class ProblemCache:
                 self._found.popitem(last=False)
         return found
 
-    def for_fields(self, fields: Mapping[str, Any]) -> Problem | None:
-        """One sample's problem from its fields (:func:`problem_from_columns`), decoded once per
-        distinct problem; None when it cannot be decoded."""
-        found = self.get(
-            (
-                "columns",
-                tuple(
-                    (key, _fingerprint(fields.get(key)))
-                    for key in _PROBLEM_FIELDS
-                    if fields.get(key) is not None
-                ),
-            ),
-            lambda: problem_from_columns(fields),
+    def for_record(self, record: Mapping[str, Any]) -> Problem | ProblemError:
+        """The problem of a row's record (:func:`problem_of_record`), decoded once per
+        distinct problem; its :class:`ProblemError` when it cannot be read."""
+        try:
+            fmt = row_format(record)
+        except ProblemError as exc:
+            return exc
+        key = (
+            fmt.name,
+            tuple((k, _fingerprint(record[k])) for k in fmt.fields if record.get(k) is not None),
         )
-        return found if isinstance(found, Problem) else None
+        return self.get(key, lambda: problem_of_record(record, fmt))
 
-    def for_columns(self, count: int, columns: Mapping[str, Any]) -> list[Problem | None]:
+    def for_fields(self, fields: Mapping[str, Any]) -> Problem | ProblemError:
+        """One sample's problem from its dataset fields (:func:`problem_from_columns`)."""
+        try:
+            record = row_record(fields)
+        except ProblemError as exc:
+            return exc
+        return self.for_record(record)
+
+    def for_columns(self, count: int, columns: Mapping[str, Any]) -> list[Problem | ProblemError]:
         """The problem of each of ``count`` samples from TRL's keyword columns (one list per
         field, or a scalar for every sample; TRL's own keywords skipped)."""
         aligned: dict[str, Sequence[Any] | None] = {}
@@ -235,16 +229,15 @@ class ProblemCache:
             if is_list and len(value) != count and name in ("tests", "public_test_cases"):
                 raise ValueError(f"column {name!r} has {len(value)} values for {count} completions")
             aligned[name] = value if is_list and len(value) == count else None
-        problems: list[Problem | None] = []
-        memo: dict[tuple[int, ...], Problem | None] = {}
-        relevant = [name for name in aligned if name in _PROBLEM_FIELDS]
+        problems: list[Problem | ProblemError] = []
+        memo: dict[tuple[int, ...], Problem | ProblemError] = {}
         for index in range(count):
             fields = {
                 name: (values[index] if values is not None else columns[name])
                 for name, values in aligned.items()
             }
             # The G completions of a group often share the very same objects: skip hashing.
-            identity = tuple(id(fields[name]) for name in relevant)
+            identity = tuple(id(value) for value in fields.values())
             if identity in memo:
                 with self._lock:
                     self.hits += 1

@@ -21,83 +21,41 @@ import orjson
 
 from evaluator.problem import Problem
 from evaluator.reward.code_reward import AsyncCodeReward, CodeReward
-from evaluator.reward.columns import ProblemError, _fingerprint, _json_if_text, problem_from_columns
+from evaluator.reward.columns import ProblemError, _fingerprint, _json_if_text, problem_of_record
 from evaluator.runner.grading import GradeResult
 
 # --- ground truths ------------------------------------------------------------------------------
 
 
-def _decode_ground_truth(ground_truth: Any) -> Problem:
-    gt = _json_if_text(ground_truth, "ground_truth")
-    if isinstance(gt, list):  # ours: a bare list of {"input", "output"}
-        return problem_from_columns({"tests": gt})
-    if not isinstance(gt, Mapping):
-        raise ProblemError(f"ground_truth: expected a JSON object or list, got {type(gt).__name__}")
-    if "inputs" in gt or "outputs" in gt:
-        return _problem_from_io(gt)
-    return problem_from_columns(gt)
-
-
-def _problem_from_io(gt: Mapping[str, Any]) -> Problem:
-    """verl/PRIME/APPS form: ``{"inputs": [...], "outputs": [...], "fn_name"?: str}``."""
-    inputs, outputs = gt.get("inputs"), gt.get("outputs")
-    if not isinstance(inputs, list) or not isinstance(outputs, list):
-        raise ProblemError("ground_truth: 'inputs' and 'outputs' must be lists")
-    if len(inputs) != len(outputs):
-        raise ProblemError(f"ground_truth: {len(inputs)} inputs but {len(outputs)} outputs")
-    fn_name = gt.get("fn_name") or gt.get("func_name")
-    tests: list[dict[str, str]] = []
-    for index, (given, wanted) in enumerate(zip(inputs, outputs, strict=True)):
-        if fn_name and isinstance(given, str):  # verl's prime_code form: already JSON texts
-            text_out = wanted if isinstance(wanted, str) else orjson.dumps(wanted).decode()
-            tests.append({"input": given, "output": text_out})
-        elif fn_name:  # APPS/TACO form: decoded values
-            args = given if isinstance(given, list) else [given]
-            text_in = "\n".join(orjson.dumps(arg).decode() for arg in args)
-            tests.append({"input": text_in, "output": orjson.dumps(wanted).decode()})
-        else:
-            tests.append({"input": _io_text(given, index), "output": _io_text(wanted, index)})
-    fields: dict[str, Any] = {"tests": tests, "question_id": gt.get("question_id") or "verl"}
-    if fn_name:
-        fields["func_name"] = fn_name
-    for key in ("judge", "time_limit", "memory_limit"):
-        if gt.get(key) is not None:
-            fields[key] = gt[key]
-    return problem_from_columns(fields)
-
-
-def _io_text(value: Any, index: int) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(line, str) for line in value):
-        return "\n".join(value) + ("\n" if value else "")
-    raise ProblemError(f"ground_truth: test {index} of a stdin problem is not text")
+def ground_truth_record(ground_truth: Any) -> dict[str, Any]:
+    """A verl ``ground_truth`` (JSON text or the decoded value) as a problem record: an
+    object is one as it is; a bare list is a list of tests (``{"tests": [...]}``)."""
+    value = _json_if_text(ground_truth, "ground_truth")
+    if isinstance(value, list):
+        return {"tests": value}
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise ProblemError(f"ground_truth: expected a JSON object or list, got {type(value).__name__}")
 
 
 def problem_from_ground_truth(ground_truth: Any) -> Problem:
-    """A :class:`Problem` from a verl ``ground_truth`` (a JSON text or the decoded value).
+    """A :class:`Problem` from a verl ``ground_truth`` (a JSON text or the decoded value),
+    read by the format registry exactly as the same record in a file or in dataset columns
+    (:mod:`evaluator.formats`; ``docs/datasets.md``). The forms seen in verl datasets:
 
-    Accepted forms:
-
-    * verl/PRIME/APPS (TACO) ``{"inputs": [...], "outputs": [...], "fn_name"?: name}``. Without
-      ``fn_name`` (stdin) each input/output is a text (or a list of lines, joined with
-      newlines). With ``fn_name`` (call-based), in verl's ``prime_code`` form each input is a
-      text with one JSON value per line (one line per argument) and each output the JSON text
-      of the return value; in the APPS/TACO form each input is the list of arguments (a
-      non-list is one argument) and each output the expected return value, taken as is
-      (APPS files that wrap it in a one-element list must be unwrapped first). The form is
-      told apart per test: an input that is a text means JSON texts;
-    * LiveCodeBench: an object with ``public_test_cases``/``private_test_cases`` and
-      ``metadata`` (``question_id`` optional);
-    * ours: an object with ``tests`` (and optional ``harness``, ``func_name``, ``judge``,
-      ``time_limit``, ``memory_limit``), or a bare list of ``{"input", "output"}``.
+    * APPS/TACO ``input_output`` and verl's ``prime_code`` (Eurus-2-RL-Data, PRIME):
+      ``{"inputs": [...], "outputs": [...], "fn_name"?: name}``, stdin texts (or lists of
+      lines), call inputs as argument lists or JSON-lines texts; a call's expected value
+      wrapped in a one-element list also accepts the bare value, as their graders do;
+    * a list of tests (DeepCoder/rllm): ``{"input", "output"}`` texts, LiveCodeBench's
+      ``testtype`` cases, PrimeIntellect's ``type`` cases;
+    * a whole record of any known format (LiveCodeBench's ``public_test_cases``, ours with
+      ``tests``, verl's sandbox_fusion ``assert_case``, ...).
 
     ``judge``, ``time_limit`` (CPU seconds per test) and ``memory_limit`` (MB) may be added to
-    the verl/APPS and LiveCodeBench objects too.
-
-    Raises :class:`ProblemError` for anything else.
-    """
-    return _decode_ground_truth(ground_truth)
+    the objects. Raises :class:`ProblemError` for anything that cannot be read, naming the
+    field."""
+    return problem_of_record(ground_truth_record(ground_truth))
 
 
 # --- the shared reward --------------------------------------------------------------------------
@@ -106,6 +64,11 @@ _shared: CodeReward | None = None
 _shared_lock = threading.Lock()
 _verl_limits: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
 _verl_limits = weakref.WeakKeyDictionary()
+
+ON_BAD_PROBLEM_ENV = "MICROCODER_ON_BAD_PROBLEM"
+"""Environment variable: what verl's functions do with a ground truth that cannot be read,
+``raise`` (default) or ``skip`` (score 0.0, one warning per problem, counted); a call's
+``on_bad_problem`` keyword (verl's ``reward_kwargs``) wins."""
 
 VERL_MAX_CONCURRENT_ENV = "MICROCODER_VERL_MAX_CONCURRENT"
 """Environment variable: how many solutions one event loop has in the shared pool at once
@@ -143,11 +106,16 @@ def _verl_limit() -> asyncio.Semaphore:
         return limit
 
 
-def _verl_problem(reward: CodeReward, ground_truth: Any) -> Problem | None:
-    found = reward._problems.get(
-        ("ground_truth", _fingerprint(ground_truth)), lambda: _decode_ground_truth(ground_truth)
+def _verl_problem(reward: CodeReward, ground_truth: Any) -> Problem | ProblemError:
+    return reward._problems.get(
+        ("ground_truth", _fingerprint(ground_truth)),
+        lambda: problem_from_ground_truth(ground_truth),
     )
-    return found if isinstance(found, Problem) else None
+
+
+def _bad_problem_action(kwargs: Mapping[str, Any]) -> str:
+    value = kwargs.get("on_bad_problem") or os.environ.get(ON_BAD_PROBLEM_ENV, "").strip()
+    return value or "raise"
 
 
 def stated_language(ground_truth: Any, extra_info: Any = None) -> str | None:
@@ -172,12 +140,17 @@ def verl_compute_score(
     data_source: Any, solution_str: str, ground_truth: Any, extra_info: Any = None, **kwargs: Any
 ) -> float:
     """verl's ``compute_score``: 1.0 when the code in ``solution_str`` passes every test of
-    ``ground_truth`` (forms: :func:`problem_from_ground_truth`), else 0.0. An undecodable
-    ground truth scores 0.0 (verl wants a float) and is logged as ERROR in the shared reward's
-    ``last_verdicts``. The solution's language: :func:`stated_language`, else its code fence
-    (```` ```cpp ````), else Python; a language not graded here scores 0.0. ``data_source``, ``extra_info`` and other keywords verl passes (its
-    ``reward_kwargs``, a reward router's address) are accepted and not used."""
-    return verl_compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info])[0]
+    ``ground_truth`` (forms: :func:`problem_from_ground_truth`), else 0.0. A ground truth that
+    cannot be read raises :class:`ProblemError` naming the field (a dataset's defect, not the
+    model's); with ``on_bad_problem="skip"`` (a keyword of verl's ``reward_kwargs``, or
+    ``$MICROCODER_ON_BAD_PROBLEM``) it scores 0.0, is logged once and counted in the shared
+    reward's ``bad_problems``. The solution's language: :func:`stated_language`, else the
+    problem's own, else its code fence (```` ```cpp ````), else Python; a language not graded
+    here scores 0.0 (verdict ``UNSUPPORTED``). ``data_source``, ``extra_info`` and other
+    keywords verl passes (a reward router's address) are accepted and not used."""
+    return verl_compute_score_batch(
+        [data_source], [solution_str], [ground_truth], [extra_info], **kwargs
+    )[0]
 
 
 async def verl_compute_score_async(
@@ -198,7 +171,9 @@ async def verl_compute_score_async(
         def prepare() -> list[Future[GradeResult] | str]:
             problem = _verl_problem(reward, ground_truth)
             language = stated_language(ground_truth, extra_info)
-            return reward._submit([problem], [solution_str], [language])
+            return reward._submit(
+                [problem], [solution_str], [language], _bad_problem_action(kwargs)
+            )
 
         pending = await asyncio.to_thread(prepare)
         outcomes = await AsyncCodeReward._gather(pending)
@@ -214,13 +189,13 @@ def verl_compute_score_batch(
     **kwargs: Any,
 ) -> list[float]:
     """verl's batched ``compute_score`` (``BatchRewardManager``, which passes its
-    ``reward_kwargs`` as keywords: accepted and not used): one float per solution, graded in
-    parallel in the shared pool."""
+    ``reward_kwargs`` as keywords: ``on_bad_problem`` is read, the others accepted and not
+    used): one float per solution, graded in parallel in the shared pool."""
     if not (len(data_sources) == len(solution_strs) == len(ground_truths)):
         raise ValueError("data_sources, solution_strs and ground_truths differ in length")
     reward = shared_reward()
     problems = [_verl_problem(reward, gt) for gt in ground_truths]
     infos = list(extra_infos) if extra_infos is not None else [None] * len(ground_truths)
     languages = [stated_language(gt, info) for gt, info in zip(ground_truths, infos, strict=True)]
-    rewards = reward.score(problems, list(solution_strs), languages)
+    rewards = reward.score(problems, list(solution_strs), languages, _bad_problem_action(kwargs))
     return [0.0 if value is None else float(value) for value in rewards]

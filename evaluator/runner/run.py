@@ -41,7 +41,7 @@ from evaluator.formats import (
     sample_format,
 )
 from evaluator.harness import assertion
-from evaluator.languages import DEFAULT_LANGUAGE, BuildLimits, program_language
+from evaluator.languages import DEFAULT_LANGUAGE, BuildLimits, languages, program_language
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.runner.grading import GradeOptions, GradeResult
 from evaluator.runner.outputs import Finished, Item, RunError, per_problem
@@ -63,7 +63,9 @@ __all__ = [
     "describe_file",
     "grade_all",
     "grader_version",
+    "problem_language",
     "sample_program",
+    "unsupported_message",
     "shown_ids",
 ]
 
@@ -219,7 +221,7 @@ class GradingRun:
         for problem in self.graded:
             fingerprint = problem_fingerprint(problem)
             samples = self.samples[problem.id]
-            stated = samples.language or self.language
+            stated = samples.language or self.language or problem_language(problem)
             for index, text in enumerate(samples.codes):
                 program, language = sample_program(problem, samples, text, stated)
                 key = program_key(fingerprint, program, language)
@@ -300,6 +302,11 @@ class GradingRun:
             if self.results[position] is None and item.problem.id in self._broken:
                 error = str(self._broken[item.problem.id].error)
                 self.results[position] = GradeResult(item.problem.id, Verdict.ERROR, message=error)
+            elif self.results[position] is None and item.language not in languages():
+                message = unsupported_message(item.language)
+                self.results[position] = GradeResult(
+                    item.problem.id, Verdict.UNSUPPORTED, message=message
+                )
         todo = self.pending(by_problem=by_problem)
         initial = Counter(str(r.verdict) for r in self.results if r is not None)
 
@@ -492,6 +499,18 @@ def _samples_kind(path: str) -> str | None:
     return None
 
 
+def problem_language(problem: Problem) -> str | None:
+    """The language a problem's solutions must be in, when its source says
+    (``metadata["language"]``, PrimeIntellect's): a stated language of a sample wins."""
+    value = problem.metadata.get("language")
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def unsupported_message(language: str) -> str:
+    """Why a program in ``language`` is not run: the language, and those graded here."""
+    return f"{language} programs are not graded here (graded: {', '.join(languages())})"
+
+
 def sample_program(
     problem: Problem, samples: Samples, text: str, stated: str | None = None
 ) -> tuple[str | None, str]:
@@ -500,7 +519,10 @@ def sample_program(
     None when the answer holds no code. ``stated``: the language the samples (or the run)
     name, over the fence's."""
     code, fence = extract_program(text) if samples.raw else (text, None)
-    language = program_language(stated, fence)
+    try:
+        language = program_language(stated, fence)
+    except ValueError:  # a problem's own language not graded here: UNSUPPORTED, nothing runs
+        return code, str(stated).strip().lower()
     if code is None:
         return None, language
     if problem.harness is Harness.ASSERTION and language == DEFAULT_LANGUAGE:

@@ -1,8 +1,10 @@
 """Our batch endpoint, ``/grade``: a whole RL batch (or benchmark) in one request.
 
-Request: ``{"problems": [...], "samples": [...], "options": {...}}``; problems in any format
-``mcevaluate grade`` reads (our schema, LiveCodeBench rows, HumanEval/EvalPlus), samples in
-any of its samples formats, options ``time_limit``, ``memory_limit``, ``judge``,
+Request: ``{"problems": [...], "samples": [...], "options": {...}, "format"?: name}``;
+problems in any format ``mcevaluate grade`` reads (every source of :mod:`evaluator.formats`:
+LiveCodeBench, TACO, APPS, CodeContests, DeepCoder, PrimeIntellect, KodCode, Codeforces,
+MBPP, HumanEval/EvalPlus, ours...; detected from the first, or named by ``format``), read by
+the same registry the same way, samples in any of its samples formats, options ``time_limit``, ``memory_limit``, ``judge``,
 ``isolation``, ``environment`` and ``early_exit`` (default true: pass@k needs only the first
 failure). Response: ``{"results": [...], "summary": {...}}``, the rows ``mcevaluate grade``
 writes (LiveCodeBench's ``eval_all``: ``graded_list``, ``details`` per sample) and its
@@ -72,8 +74,13 @@ def plan(body: Any) -> tuple[GradingRun, list[str]]:
         raise BadRequest(f"expected a JSON object, got {type(body).__name__}")
     options = options_from(body)
     records = _records(body, "samples")
+    problem_format = body.get("format")
+    if problem_format is not None and not isinstance(problem_format, str):
+        raise BadRequest("field 'format': expected a format name (`mcevaluate formats`)")
     try:
-        problems = problems_from_records(_records(body, "problems"), source="problems")
+        problems = problems_from_records(
+            _records(body, "problems"), source="problems", format=problem_format
+        )
         samples = samples_from_records(records, source="samples")
     except InputError as exc:
         raise BadRequest(str(exc)) from None

@@ -23,9 +23,11 @@ import base64
 import binascii
 import math
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from evaluator.formats.errors import InputError
+from evaluator.formats.sandbox_fusion import FORMAT as COMMON_OJ
 from evaluator.harness.stdio import build_program_job
 from evaluator.languages import Build, Language, languages
 from evaluator.problem import Harness, Problem, TestCase
@@ -296,39 +298,11 @@ def parse_submit(body: Any) -> tuple[Submission, dict[str, Any]]:
             "field 'config.provided_data': expected an object with 'test' (this server holds "
             "no datasets: give the problem's tests in the request)"
         )
-    tests = _stdio_tests(data["test"])
     run_timeout = config.get("run_timeout")
     time_limit = _timeout({"t": run_timeout}, "t") if run_timeout is not None else None
-    problem = Problem(
-        id=str(problem_id),
-        harness=Harness.STDIN,
-        tests=tests,
-        time_limit=time_limit,
-        environment=PLAIN.name,
-    )
+    try:  # the registry's reader of SandboxFusion's problems (evaluator.formats.sandbox_fusion)
+        problem = COMMON_OJ.read({"id": problem_id, "test": data["test"]}, None)
+    except InputError as exc:
+        raise BadRequest(f"field 'config.provided_data.{exc.field}': {exc.message}") from None
+    problem = replace(problem, time_limit=time_limit, environment=PLAIN.name)
     return Submission(problem_id, completion, problem), config
-
-
-def _stdio_tests(value: Any) -> list[TestCase]:
-    if isinstance(value, str):
-        import json
-
-        try:
-            value = json.loads(value)
-        except ValueError as exc:
-            raise BadRequest(f"field 'config.provided_data.test': not JSON ({exc})") from None
-    if not isinstance(value, list):
-        raise BadRequest("field 'config.provided_data.test': expected a list of tests")
-    tests = []
-    for index, case in enumerate(value):
-        where = f"config.provided_data.test[{index}]"
-        try:
-            stdin, stdout = case["input"]["stdin"], case["output"]["stdout"]
-        except (KeyError, TypeError):
-            raise BadRequest(
-                f"field {where!r}: expected {{'input': {{'stdin'}}, 'output': {{'stdout'}}}}"
-            ) from None
-        if not isinstance(stdin, str) or not isinstance(stdout, str):
-            raise BadRequest(f"field {where!r}: stdin and stdout must be strings")
-        tests.append(TestCase(stdin, stdout))
-    return tests

@@ -32,6 +32,7 @@ from verl import DataProto
 
 from evaluator.reward import (
     VERL_MAX_CONCURRENT_ENV,
+    ProblemError,
     problem_from_ground_truth,
     shared_reward,
     verl_compute_score,
@@ -72,10 +73,11 @@ SAMPLES = [
     ("apps", fenced(ADD.replace("a + b", "a - b")), json.dumps(CALL_IO)),
     ("livecodebench", fenced("print(int(input()) * 2)"), LCB_RECORD),
     ("livecodebench", "no code at all", LCB_RECORD),
-    ("codecontests", fenced(SUM), json.dumps({"inputs": ["1"], "outputs": []})),  # broken
 ]
-EXPECTED = [0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0]
-EXPECTED_VERDICTS = ["TLE", "AC", "WA", "AC", "WA", "AC", "NO_CODE", "ERROR"]
+EXPECTED = [0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]
+EXPECTED_VERDICTS = ["TLE", "AC", "WA", "AC", "WA", "AC", "NO_CODE"]
+# A dataset's defect: raises by default; scores 0.0 (verdict ERROR) with on_bad_problem=skip
+BROKEN = ("codecontests", fenced(SUM), json.dumps({"inputs": ["1"], "outputs": []}))
 
 
 @pytest.fixture(scope="module")
@@ -310,3 +312,29 @@ def test_batch_reward_manager(tokenizer, watched_pool):
     assert state["peak"] >= 2  # graded in parallel
     assert direct_scores(tokenizer) == EXPECTED
     assert verl_compute_score_batch(*zip(*SAMPLES, strict=True)) == EXPECTED
+
+
+def test_a_broken_ground_truth_raises_unless_reward_kwargs_say_skip(tokenizer, watched_pool):
+    """A ground truth that cannot be read is a dataset's defect: verl's call raises naming the
+    field (no silent 0.0); verl's ``reward_kwargs`` can ask for a 0.0 and a logged ERROR."""
+    from verl.experimental.reward_loop import migrate_legacy_reward_impl
+    from verl.trainer.ppo.reward import get_custom_reward_fn
+    from verl.workers.reward_manager import get_reward_manager_cls
+
+    with pytest.raises(ProblemError, match=r"field 'ground_truth': 1 inputs but 0 outputs"):
+        verl_compute_score(*BROKEN)
+    reward, _ = watched_pool
+    skip = "custom_reward_function.reward_kwargs.on_bad_problem=skip"
+    snippet = overrides(readme_snippet("# verl: batch reward manager")) + [skip]
+    config = OmegaConf.merge(
+        OmegaConf.load(VERL_CONFIG / "legacy_reward_impl.yaml"),
+        {"reward": OmegaConf.load(VERL_CONFIG / "reward" / "reward.yaml")},
+        OmegaConf.from_dotlist(snippet),
+    )
+    config = migrate_legacy_reward_impl(config)
+    manager_cls = get_reward_manager_cls(config.reward.reward_manager.name)
+    manager = manager_cls(tokenizer, 0, get_custom_reward_fn(config), reward_fn_key="data_source")
+    batch = make_batch(tokenizer, samples=[SAMPLES[1], BROKEN])
+    result = manager(batch, return_dict=True)
+    assert scores_at_last_token(batch, result["reward_tensor"]) == [1.0, 0.0]
+    assert reward.last_verdicts == ["AC", "ERROR"]

@@ -13,6 +13,7 @@ import pytest
 
 from evaluator import AsyncCodeReward, CodeReward, GradeOptions, Isolation
 from evaluator.reward import (
+    ProblemError,
     completion_text,
     problem_from_ground_truth,
     shared_reward,
@@ -156,18 +157,41 @@ def test_repeated_problems_are_decoded_once(reward):
     assert reward.cache_misses == 1 and reward.cache_hits == 2 * group - 1
 
 
-def test_undecodable_problem_is_none_and_error(reward):
-    rewards = reward(
-        None,
-        [fenced(RIGHT)] * 4,
-        tests=["not json", None, [], SUM_TESTS],
-        public_test_cases=[None, '[{"input": 1}]', None, None],
-    )
-    assert rewards == [None, None, None, 1.0]
-    assert reward.last_verdicts == ["ERROR", "ERROR", "ERROR", "AC"]
+def test_an_undecodable_problem_raises_naming_the_row_and_field(reward):
+    # a dataset's defect is not a model's mistake: no silent None, nothing runs
+    with pytest.raises(ProblemError, match=r"row 1 of the batch: .*field 'tests': not valid JSON"):
+        reward(None, [fenced(RIGHT)] * 2, tests=[SUM_TESTS, "not json"])
+    # a functional problem without func_name, and a problem without tests, raise too
+    with pytest.raises(ProblemError, match="function's name"):
+        reward(None, [fenced(RIGHT)], tests=[SUM_TESTS], harness=["functional"])
+    with pytest.raises(ProblemError, match="no tests"):
+        reward(None, [fenced(RIGHT)], tests=[[]])
+
+
+def test_skipping_undecodable_problems_logs_once_and_counts(pool, caplog):
+    metrics: dict[str, float] = {}
+    reward = CodeReward(pool=pool, on_bad_problem="skip", log_metric=metrics.__setitem__)
+    with caplog.at_level("WARNING", logger="evaluator.reward"):
+        rewards = reward(
+            None,
+            [fenced(RIGHT)] * 5,
+            tests=["not json", "not json", [], None, SUM_TESTS],
+            public_test_cases=[None, None, None, '[{"input": 1}]', None],
+        )
+    assert rewards == [None, None, None, None, 1.0]
+    assert reward.last_verdicts == ["ERROR", "ERROR", "ERROR", "ERROR", "AC"]
+    assert "not valid JSON" in reward.last_reasons[0] and reward.last_reasons[4] == ""
     assert not reward.judged_wrong(0)
-    # a functional problem without func_name
-    assert reward(None, [fenced(RIGHT)], tests=[SUM_TESTS], harness=["functional"]) == [None]
+    assert reward.bad_problems == 4 and metrics["reward/bad_problems"] == 4.0
+    warnings = [r.getMessage() for r in caplog.records if "cannot be read" in r.getMessage()]
+    assert len(warnings) == 3  # the two rows of one broken problem are one warning
+
+
+def test_a_call_with_other_frameworks_argument_names_raises(reward):
+    with pytest.raises(TypeError, match=r"got none for completions and completion, info"):
+        reward(prompt="p", completion=fenced(RIGHT), info={"tests": SUM_TESTS})
+    with pytest.raises(TypeError, match="got a string for completions"):
+        reward(None, fenced(RIGHT), tests=[SUM_TESTS])
 
 
 def test_async_variant_gathers_two_calls(pool):
@@ -244,8 +268,13 @@ def test_verl_adapter_single_and_batch():
     assert verl_compute_score("codecontests", fenced("print(3)"), io_stdin, {"index": 0}) == 0.0
     double = fenced("print(int(input()) * 2)")
     append = fenced("def append(xs, x):\n    return xs + [x]")
+    with pytest.raises(ProblemError, match="ground_truth: not valid JSON"):
+        verl_compute_score_batch(["a"] * 2, [double, double], [lcb, "{bad"])
     scores = verl_compute_score_batch(
-        ["a"] * 5, [double, double, append, "no code", double], [lcb, ours, io_call, lcb, "{bad"]
+        ["a"] * 5,
+        [double, double, append, "no code", double],
+        [lcb, ours, io_call, lcb, "{bad"],
+        on_bad_problem="skip",
     )
     assert scores == [1.0, 1.0, 1.0, 0.0, 0.0]
     assert shared_reward().last_verdicts == ["AC", "AC", "AC", "NO_CODE", "ERROR"]
@@ -355,7 +384,7 @@ def test_loop_and_fork_bomb_do_not_stall_the_batch(pool):
 def test_log_metric_gets_verdict_counts(pool):
     logged: dict[str, float] = {}
     trl_logged: dict[str, float] = {}
-    with CodeReward(pool=pool, log_metric=logged.__setitem__) as reward:
+    with CodeReward(pool=pool, log_metric=logged.__setitem__, on_bad_problem="skip") as reward:
         reward(
             None,
             [fenced(RIGHT), fenced(RIGHT), fenced("print(0)"), "prose", fenced("1/0")],
@@ -370,6 +399,7 @@ def test_log_metric_gets_verdict_counts(pool):
     assert logged["reward/verdict_TLE"] == 0
     assert logged["reward/tests_run_mean"] == pytest.approx((3 + 3 + 1) / 3)
     assert logged["reward/grading_seconds"] > 0
+    assert logged["reward/bad_problems"] == 1
 
 
 def test_closed_reward_refuses_and_import_is_light():
@@ -397,7 +427,8 @@ def test_problem_json_column_and_default_limits(pool):
         assert reward.options.time_limit == 0.5 and reward.options.memory_limit == 256
         texts = [fenced("print(int(input()) ** 2)"), fenced("print(3)")]
         assert reward(None, texts, problem_json=[json.dumps(record), record]) == [1.0, 0.0]
-        assert reward(None, texts[:1], problem_json=["[1, 2]"]) == [None]
+        with pytest.raises(ProblemError, match="problem_json: expected a JSON object"):
+            reward(None, texts[:1], problem_json=["[1, 2]"])
 
 
 def test_killed_worker_costs_no_result():
