@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import click
@@ -14,7 +15,8 @@ from evaluator import lcb as lcb_data
 from evaluator.cli.options import FORMAT, PROBLEMS, TESTS_DIR, grading_options
 from evaluator.cli.paths import check_paths
 from evaluator.cli.run import run
-from evaluator.formats import BadProblem, InputError, read_problems
+from evaluator.formats import BadProblem, InputError, iter_problems, read_problems
+from evaluator.formats.problems import spill_beyond
 from evaluator.formats.records import read_records
 from evaluator.formats.registry import detect_format, get_format
 from evaluator.problem import Problem
@@ -65,30 +67,31 @@ def grade(
     options["early_exit"] = _default(options["early_exit"], True)
     bad: list[BadProblem] | None = [] if options["skip_bad_problems"] else None
     try:
-        loaded = read_problems(
-            problems, bad=bad, format=problem_format, tests_in_memory=TESTS_IN_MEMORY
-        )
+        found = iter_problems([problems], format=problem_format, bad=bad)
         if tests_dir is not None:
-            loaded = _with_tests(problems, problem_format, loaded, tests_dir)
+            found = _with_tests(problems, problem_format, found, tests_dir)
+        loaded = list(spill_beyond(found, TESTS_IN_MEMORY))
     except InputError as exc:
         raise click.ClickException(str(exc)) from None
     run(loaded, samples, bad_problems=bad or [], problem_files=[problems], **options)
 
 
 def _with_tests(
-    path: str, problem_format: str | None, problems: list[Problem], tests_dir: str
-) -> list[Problem]:
-    """``problems`` with the tests their format ships apart (``--tests DIR``)."""
+    path: str, problem_format: str | None, problems: Iterable[Problem], tests_dir: str
+) -> Iterator[Problem]:
+    """``problems`` with the tests their format ships apart (``--tests DIR``), added as each
+    is read (before its tests may go to disk)."""
     if problem_format is not None:
         fmt = get_format(problem_format)
     else:
         first = next((record for _, record in read_records(path)), None)
         if first is None:
-            return problems
+            return iter(())
         fmt = detect_format(first)
-    if fmt.attach_tests is None:
+    attach = fmt.attach_tests
+    if attach is None:
         raise InputError(f"{fmt.title} problems ship no tests apart: --tests is not for them")
-    return [fmt.attach_tests(problem, tests_dir) for problem in problems]
+    return (attach(problem, tests_dir) for problem in problems)
 
 
 @click.command()

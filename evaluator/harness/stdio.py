@@ -1,16 +1,21 @@
 """stdin/stdout harness (LiveCodeBench ``testtype: "stdin"``): the program runs as
 ``__main__`` with the test's input on a real fd 0; its stdout is compared by a judge
 (:mod:`evaluator.judges.stdout`). A compiled language's program (:mod:`evaluator.languages`)
-is its built file, run as ``./solution < input`` (:func:`build_program_job`)."""
+is its built file, run as ``./solution < input`` (:func:`build_program_job`).
+
+A problem with ``input_file``/``output_file`` runs as a file-mode judge runs it: the test's
+input is that file in the program's working directory (stdin empty), and the output file's
+bytes are the answer judged (the sandbox puts them in the run's ``stdout``)."""
 
 from __future__ import annotations
 
 from evaluator.languages import Build, Language
-from evaluator.problem import Problem
-from evaluator.sandbox import Isolation, Job, Limits, Mode
+from evaluator.problem import Problem, Verdict
+from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
 from evaluator.sandbox.environments import Environment
 
 from .job import tests_job
+from .outcome import failure
 
 
 def build_job(
@@ -24,6 +29,8 @@ def build_job(
         environment,
         Mode.STDIN,
         preamble=environment.stdin_preamble,
+        input_file=problem.input_file,
+        output_file=problem.output_file,
     )
 
 
@@ -39,4 +46,15 @@ def build_program_job(problem: Problem, build: Build, language: Language, limits
         isolation=Isolation.TEST,
         executable=build.binary,
         argv=language.argv(),
+        input_file=problem.input_file,
+        output_file=problem.output_file,
     )
+
+
+def file_failure(run: RunResult) -> tuple[Verdict, str] | None:
+    """The verdict of a run whose output file could not be read (missing, or not a regular
+    file): its own failure (TLE, RE...) if it had one, else a WA saying why; None when the
+    file was read (or the problem has none) and its answer should be judged."""
+    if run.file_error is None:
+        return None
+    return failure(run) or (Verdict.WA, run.file_error)

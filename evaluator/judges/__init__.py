@@ -15,7 +15,9 @@ rule, with testlib's standard checkers as the reference semantics:
 
 A test's verdict from a run: :mod:`.stdout` (a stdin test's output under one of these) and
 :mod:`.returned` (a call's return value, decoded and compared with :func:`compare_values`).
-Special judges (checkers) for problems with many valid answers are in :mod:`.checker`.
+Special judges (checkers) for problems with many valid answers are in :mod:`.checker`, one
+module per convention that is not its own (:mod:`.cf_checker`: open-r1/codeforces' checkers,
+``checker.py input correct_output output`` printing ``1``/``100``).
 """
 
 from __future__ import annotations

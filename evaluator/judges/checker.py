@@ -23,7 +23,13 @@ A stdin problem's ``judge`` may be a checker spec instead of a judge name:
     no core dumps), a wall-clock timeout that kills its whole process group, and an
     environment holding only ``PATH``.
 
-Both take optional ``time_limit`` (CPU seconds, default 10) and ``memory_limit`` (MB, default
+``{"type": "codeforces", "code": "<python source>"}``
+    open-r1/codeforces' convention (:mod:`.cf_checker`): the source is run as ``checker.py
+    input correct_output solution_output`` and accepts by printing ``1`` or ``100``; printing
+    anything else or exiting non-zero is a wrong answer, a signal or a timeout an ERROR.
+    Trusted code, run like a program checker.
+
+All take optional ``time_limit`` (CPU seconds, default 10) and ``memory_limit`` (MB, default
 1024). Checkers are called only for tests whose run ended cleanly: a TLE, RE, MLE or OLE
 keeps its verdict. Expected outputs go only to the checker, never to the candidate's job.
 A python checker's job carries the expected output through a fork server. Its children never
@@ -38,8 +44,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import Future
@@ -51,11 +55,14 @@ from evaluator.problem import Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult, SandboxPool
 
 from .base import MAX_MESSAGE, cap
+from .cf_checker import CodeforcesChecker
 from .jsonvalue import decode
+from .trusted import run_group
 
 Outcome = tuple[Verdict, str]
 
-CHECKER_TYPES = ("python", "program")
+CHECKER_TYPES = ("python", "program", "codeforces")
+_REQUIRED = {"python": "code", "program": "path", "codeforces": "code"}  # each type's key
 DEFAULT_CHECKER_LIMITS = Limits(cpu_time=10.0, memory_mb=1024)
 PROGRAM_OUTPUT_CAP = 16 << 20  # bytes a program checker may write to any file (RLIMIT_FSIZE)
 _MESSAGE_BYTES = 4096  # bytes of a program checker's stdout/stderr kept for the message
@@ -81,16 +88,16 @@ except BaseException as exc:
 
 
 def is_checker_spec(spec: object) -> bool:
-    """True when ``spec`` is a special-judge spec (``{"type": "python"|"program", ...}``)."""
+    """True when ``spec`` is a special-judge spec (``{"type": <one of CHECKER_TYPES>, ...}``)."""
     return isinstance(spec, dict) and spec.get("type") in CHECKER_TYPES
 
 
-def build_checker(spec: dict[str, Any]) -> PythonChecker | ProgramChecker:
+def build_checker(spec: dict[str, Any]) -> PythonChecker | ProgramChecker | CodeforcesChecker:
     """The checker a spec describes. Raises ``ValueError`` for a broken spec (unknown keys,
     missing code or path, code that does not compile, a path that is not an executable file),
     so the problem is an ERROR before anything runs."""
     kind = spec.get("type")
-    required = {"python": "code", "program": "path"}.get(kind)  # type: ignore[arg-type]
+    required = _REQUIRED.get(kind)  # type: ignore[arg-type]
     if required is None:
         raise ValueError(f"special judge type must be one of {CHECKER_TYPES}, not {kind!r}")
     unknown = sorted(set(spec) - {"type", required, "time_limit", "memory_limit"})
@@ -108,6 +115,8 @@ def build_checker(spec: dict[str, Any]) -> PythonChecker | ProgramChecker:
         except (SyntaxError, ValueError) as exc:
             raise ValueError(f"python checker does not compile: {exc}") from None
         return PythonChecker(value, limits)
+    if kind == "codeforces":
+        return CodeforcesChecker.build(value, limits)  # ValueError if it does not compile
     if not (os.path.isfile(value) and os.access(value, os.X_OK)):
         raise ValueError(f"program checker {value!r} is not an executable file")
     return ProgramChecker(os.path.abspath(value), limits)
@@ -244,7 +253,7 @@ class ProgramChecker:
                 files["answer.txt"],
             ]
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
-                status = _run_group(command, work, out, err, self.limits.effective_wall_time)
+                status = run_group(command, work, out, err, self.limits.effective_wall_time)
             message = _message(err_path) or _message(out_path)
         return exit_verdict(status, message)
 
@@ -259,26 +268,6 @@ class ProgramChecker:
         except Exception as exc:  # noqa: BLE001 - reported as the judge's failure
             outcome.set_result((Verdict.ERROR, f"checker not run: {exc}"))
         return outcome
-
-
-def _run_group(command: list[str], cwd: str, out: Any, err: Any, timeout: float) -> int | None:
-    """Run ``command`` in its own session; on timeout kill the whole group. The exit status
-    (negative: killed by that signal), or None on timeout (the whole group is killed)."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    process = subprocess.Popen(
-        command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
-        start_new_session=True,
-    )  # fmt: skip
-    try:
-        status: int | None = process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        try:  # the group id stays ours: its leader is not reaped yet
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait()
-        return None
-    return status
 
 
 def _message(path: str) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 from evaluator.harness import assertion, call, stdio
 from evaluator.harness.outcome import failure
 from evaluator.judges import DEFAULT_JUDGE, Judge, get_judge
+from evaluator.judges.cf_checker import CodeforcesChecker
 from evaluator.judges.checker import (
     Outcome,
     ProgramChecker,
@@ -230,7 +231,7 @@ class _Judging:
         self.problem = problem
         spec = problem.judge if problem.judge is not None else options.judge
         self.check: Judge | None = None
-        self.checker: PythonChecker | ProgramChecker | None = None
+        self.checker: PythonChecker | ProgramChecker | CodeforcesChecker | None = None
         self.tolerance: dict[str, Any] = {}
         if problem.harness is Harness.STDIN and is_checker_spec(spec):
             assert isinstance(spec, dict)
@@ -254,6 +255,8 @@ class _Judging:
             return Verdict.ERROR, f"the grader failed on this test: {describe_failure(exc)}"
 
     def _verdict(self, index: int, run: RunResult) -> Outcome | None:
+        if (missing := stdio.file_failure(run)) is not None:  # no answer for judge or checker
+            return missing
         if self.checker is not None:
             return failure(run)
         if self.problem.harness is Harness.ASSERTION:
@@ -595,6 +598,9 @@ def _early_result(
         return GradeResult(
             problem.id, Verdict.ERROR, message="functional problem without func_name"
         )
+    if problem.harness is not Harness.STDIN and (problem.input_file or problem.output_file):
+        why = f"input_file/output_file are for stdin problems only, not {problem.harness}"
+        return GradeResult(problem.id, Verdict.ERROR, message=why)
     if code is None or not code.strip():
         tests = [TestResult(Verdict.WA, message="no code") for _ in problem.tests]
         return GradeResult(problem.id, Verdict.WA, tests, message="no code in the answer")

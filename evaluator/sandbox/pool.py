@@ -210,6 +210,7 @@ def _run_result(fields: dict[str, Any], stdout: bytes, stderr: bytes) -> RunResu
         blocked=fields.get("blocked"),
         checked=bool(fields.get("checked")),
         changed=fields.get("changed"),
+        file_error=fields.get("file_error"),
     )
 
 

@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from evaluator.sandbox.files import is_plain_name
+
 
 class Isolation(StrEnum):
     """``adaptive`` (the default): one child runs a submission's tests one after another as
@@ -98,10 +100,26 @@ class Job:
     # :mod:`evaluator.sandbox.template`). ``mode`` must be STDIN; ``code`` is not run.
     executable: bytes | None = None
     argv: list[str] = field(default_factory=lambda: ["./program"])
+    # Files in the program's working directory (its run directory), for STDIN jobs: with
+    # ``input_file`` each test's input is that file, written before the program starts, and
+    # stdin is empty; with ``output_file`` that file's bytes, read after the program ends, are
+    # the run's ``stdout`` (what it wrote on fd 1 is still limited, then dropped) and a file
+    # that is missing or not a regular file is ``RunResult.file_error``. Plain names.
+    input_file: str | None = None
+    output_file: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in (self.input_file, self.output_file):
+            if name is not None and not is_plain_name(name):
+                raise ValueError(f"a job's input and output files are plain names, not {name!r}")
+        if (self.input_file or self.output_file) and self.mode is not Mode.STDIN:
+            raise ValueError(f"input and output files are for stdin jobs, not {self.mode}")
 
     def to_wire(self) -> dict[str, Any]:
         """The job's JSON for the fork server; an executable travels as a frame of its own
         after it (``executable`` says so here)."""
+        self.__post_init__()  # the fields may have been set since
+        files = {"input_file": self.input_file, "output_file": self.output_file}
         if self.executable is not None:
             return {
                 "code": "",
@@ -111,8 +129,10 @@ class Job:
                 "isolation": str(Isolation.TEST),
                 "executable": True,
                 "argv": list(self.argv),
+                **files,
             }
         return {
+            **files,
             "tests_code": self.tests_code,
             "support_code": self.support_code,
             "code": self.code,
@@ -151,6 +171,9 @@ class RunResult:
     blocked: str | None = None  # the operation the sandbox refused, when known
     checked: bool = False  # ASSERTION: the harness saw check() return
     changed: str | None = None  # adaptive isolation: what this test changed (a fresh child ran on)
+    # Job.output_file that could not be read: why, in a sentence naming it ("the program wrote
+    # no output.txt"); ``stdout`` is then empty
+    file_error: str | None = None
 
     @property
     def signal_name(self) -> str | None:

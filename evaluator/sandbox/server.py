@@ -9,6 +9,9 @@ read them in its memory. At start-up, before it reads any job, it forks the fork
 mode, the limits) through the template, watches its CPU and wall time, reaps it with ``wait4``
 (exact peak memory) and streams one result frame per test back to the pool. Children run a
 test each (isolation ``test``) or a submission's tests one after another (``submission``).
+A job with test files (``Job.input_file``/``output_file``) has the server, not the child,
+empty the run directory before each test, write the test's input file there and, once the
+test has ended, read its output file (a regular file only, never a link followed).
 
 Protocol on the server's stdin/stdout, as :mod:`evaluator.sandbox.wire` frames:
 config JSON -> ``ready`` JSON; then per job: job JSON -> per test (header and value, as
@@ -37,7 +40,17 @@ import warnings
 from typing import Any
 
 from evaluator.sandbox import headers, kernel, reports, template
-from evaluator.sandbox.files import clear_dir, fill, read_output, remove_tree, tree_bytes
+from evaluator.sandbox.files import (
+    OVER_LIMIT,
+    clear_dir,
+    fill,
+    is_plain_name,
+    read_output,
+    read_regular,
+    remove_tree,
+    tree_bytes,
+    write_file,
+)
 from evaluator.sandbox.inside import harness
 from evaluator.sandbox.wire import STOP, FrameReader, frames_end, split_frames, write_frames
 
@@ -142,6 +155,10 @@ class Server:
         self.requests, self.resp_fd, self.link = requests, resp_fd, link
         self.tmp_root: str = config["tmp_root"]
         self.run_dir = os.path.join(self.tmp_root, "run")  # reused, emptied after each child
+        # Test files are made and read through this descriptor: a program that renamed the
+        # directory and left a symlink in its place cannot point the server elsewhere.
+        self.run_fd = os.open(self.run_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        self.staged = 0  # bytes of the test's input file in the run dir (not the program's)
         self.script = os.path.join(self.run_dir, harness.SOURCE_NAME)  # the code's file name
         # where a program file's job puts its file, read-only to its children (template.py)
         self.program_path = os.path.join(self.tmp_root, template.PROGRAM_DIR, PROGRAM_NAME)
@@ -284,7 +301,7 @@ class Server:
         program file) the child executes it, held to resident memory (see _await_report)."""
         limits = job["limits"]
         script = job["mode"] == "stdin"
-        _fill_input(fds[0], text)  # stdout/stderr were emptied when last read
+        self._put_input(job, fds[0], text)  # stdout/stderr were emptied when last read
         if executable is None:
             child = self._spawn(_brief(job, "run", count=1), fds, heavy=job["heavy"])
         else:
@@ -301,8 +318,9 @@ class Server:
             fast=executable is not None,
         )
         wall = time.monotonic() - start_wall
-        status, usage = self._finish(child, kill=True)
+        status, usage = self._finish(child, kill=True, clean=not job.get("output_file"))
         if limit == "stop":
+            self._clean_run_dir()
             return None
         if executable is not None and report is not None:  # only before its exec: it failed
             header = {"status": "not_started", "exception": str(report.get("exception"))[:300]}
@@ -314,7 +332,7 @@ class Server:
         header["peak_memory_kb"] = max(usage.ru_maxrss, child.held >> 10)
         header["wall_time"] = wall
         header["limit"] = limit or headers.limit_from(header, limits)
-        return headers.with_output(header, fds, limits)
+        return self._with_file_output(job, *headers.with_output(header, fds, limits), clean=True)
 
     def _run_batch(self, job, fds) -> None:
         """Isolation ``adaptive`` and ``submission``: one child runs the tests one after
@@ -331,12 +349,11 @@ class Server:
     def _run_batch_child(self, job, fds, first: int) -> int | None:
         """Run tests ``first...`` in one child; the test to go on from, or None to stop."""
         limits, todo = job["limits"], job["inputs"][first:]
-        child = self._spawn(
-            _brief(job, "batch", count=len(todo)), fds, batch=True, heavy=job["heavy"]
-        )
+        brief = _brief(job, "batch", count=len(todo), staged=_has_files(job))
+        child = self._spawn(brief, fds, batch=True, heavy=job["heavy"])
         try:
             for index, text in enumerate(todo):
-                _fill_input(fds[0], text)
+                self._put_input(job, fds[0], text)
                 start_cpu, start_wall = child.cpu(), time.monotonic()
                 try:
                     os.write(child.ctrl_w, index.to_bytes(4, "big"))
@@ -352,11 +369,13 @@ class Server:
                     return None
                 if report is None:  # killed or died mid-test: the kernel tells what happened
                     header, out, err = self._batch_loss(
-                        child, fds, limits, limit, start_cpu, start_wall, job["mode"] == "stdin"
+                        child, fds, job, limit, start_cpu, start_wall, job["mode"] == "stdin"
                     )
                     child = None
-                else:
-                    header, out, err = headers.batch_header(report, limits, start_wall)
+                else:  # the child waits for its next test: the output file stays as it is
+                    header, out, err = self._with_file_output(
+                        job, *headers.batch_header(report, limits, start_wall)
+                    )
                     if header.get("changed"):  # adaptive: the child has stopped; go on fresh
                         self._finish(child, kill=False)
                         child = None
@@ -376,16 +395,17 @@ class Server:
             if child is not None:
                 self._finish(child, kill=True)
 
-    def _batch_loss(self, child, fds, limits, limit, start_cpu, start_wall, script):
+    def _batch_loss(self, child, fds, job, limit, start_cpu, start_wall, script):
         """A batch child that died or was killed mid-test: the kernel tells how, and the
         stdio memfds still hold what the test wrote (the child empties them per report)."""
-        status, usage = self._finish(child, kill=True)
+        limits = job["limits"]
+        status, usage = self._finish(child, kill=True, clean=not job.get("output_file"))
         header = headers.from_wait(None, status) if script else headers.from_exit(None, status)
         header["cpu_time"] = max(0.0, usage.ru_utime + usage.ru_stime - start_cpu)
         header["peak_memory_kb"] = max(usage.ru_maxrss, child.held >> 10)
         header["wall_time"] = time.monotonic() - start_wall
         header["limit"] = limit or headers.limit_from(header, limits)
-        return headers.with_output(header, fds, limits)
+        return self._with_file_output(job, *headers.with_output(header, fds, limits), clean=True)
 
     def _run_split(self, job):
         """An assertion test in two processes: the candidate serves calls, a second child runs
@@ -446,6 +466,45 @@ class Server:
     def _clean_run_dir(self) -> None:
         """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
         clear_dir(self.run_dir)
+        self.staged = 0
+
+    def _put_input(self, job: dict[str, Any], stdin: int, text: str) -> None:
+        """The test's input on the stdin memfd, or with ``input_file`` in that file of the
+        run dir and stdin empty. A job with test files has its run dir emptied here, by the
+        server, before each test (a batch child leaves it alone: see inside.batch): no test
+        sees another's input or output file."""
+        name = job.get("input_file")
+        if _has_files(job):
+            self._clean_run_dir()
+        if name is None:
+            _fill_input(stdin, text)
+            return
+        fill(stdin, b"")
+        self.staged = write_file(self.run_fd, name, _input_bytes(text))
+
+    def _with_file_output(self, job, header: dict[str, Any], out: bytes, err: bytes, clean=False):
+        """A test's result frames with ``output_file``'s bytes as its stdout (read once the
+        program has ended or waits for its next test; what it wrote on fd 1 was read within
+        the output limit and is dropped); with ``clean`` (its child is gone) the run dir is
+        emptied after. A file that is missing or not a regular file is ``file_error``; one
+        over the output limit, an OLE."""
+        name = job.get("output_file")
+        if name is None:
+            return header, out, err
+        limit = job["limits"]["output_bytes"]
+        try:
+            out, why = read_regular(self.run_fd, name, limit)
+        finally:
+            if clean:
+                self._clean_run_dir()
+        if why == OVER_LIMIT:
+            header["limit"] = header.get("limit") or "output"
+        elif why == "missing":
+            header["file_error"] = f"the program wrote no {name}"
+        elif why is not None:
+            header["file_error"] = f"{name} is {why}, not a regular file: not read"
+        header["stdout_truncated"] = why == OVER_LIMIT or len(out) >= limit
+        return header, out, err
 
     def _spawn(
         self, brief: dict[str, Any], fds: list[int], extra=(), batch=False, heavy=False
@@ -598,7 +657,8 @@ class Server:
         """Bytes the program holds: its resident memory and its files in the run directory
         (on a tmpfs /tmp they are memory too; anywhere, a program must not fill a disk)."""
         resident = program.resident()
-        return resident + tree_bytes(self.run_dir, limit - resident + 1)
+        files = tree_bytes(self.run_dir, limit - resident + 1 + self.staged)
+        return resident + max(0, files - self.staged)  # the input file is the test's
 
     @staticmethod
     def _take_report(child: _Child, data: int):
@@ -631,7 +691,9 @@ class Server:
                 except ProcessLookupError:
                     pass
 
-    def _finish(self, child: _Child, kill: bool) -> tuple[int, Any]:
+    def _finish(self, child: _Child, kill: bool, clean: bool = True) -> tuple[int, Any]:
+        """Reap ``child`` (killed first with ``kill``) and, with ``clean``, empty the run dir;
+        its exit status and rusage."""
         if kill:
             self._kill(child)
         _, status, usage = os.wait4(child.pid, 0)
@@ -639,7 +701,8 @@ class Server:
             if fd is not None:
                 os.close(fd)
         self._give_memfds([child.brief_fd])
-        self._clean_run_dir()
+        if clean:
+            self._clean_run_dir()
         return status, usage
 
     def _take_memfds(self, count: int) -> list[int]:
@@ -695,14 +758,26 @@ def _brief(job: dict[str, Any], role: str, **extra: Any) -> dict[str, Any]:
 
 
 def _fill_input(fd: int, text: str) -> None:
+    fill(fd, _input_bytes(text))
+
+
+def _input_bytes(text: str) -> bytes:
     # surrogateescape gives back the bytes an input decoded that way had; a lone surrogate
     # of another kind (a "\ud800" escape in a problem file) has no UTF-8: written as CESU
     # bytes, which the program reads as undecodable input rather than stopping the server.
     try:
-        data = text.encode("utf-8", "surrogateescape")
+        return text.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:
-        data = text.encode("utf-8", "surrogatepass")
-    fill(fd, data)
+        return text.encode("utf-8", "surrogatepass")
+
+
+def _has_files(job: dict[str, Any]) -> bool:
+    """Whether the job's tests have an input or output file (checked plain names: the
+    server opens them under its run dir's descriptor)."""
+    names = [job.get("input_file"), job.get("output_file")]
+    if any(name is not None and not is_plain_name(name) for name in names):
+        raise ValueError(f"a test file is a plain name, not {names!r}")
+    return any(name is not None for name in names)
 
 
 def _cpu(child: _Child, partner: _Child | None) -> float:

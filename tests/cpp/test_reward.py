@@ -57,10 +57,13 @@ def test_the_language_column_wins_over_the_option_which_wins_over_the_fence(pool
         assert plain([""], [bare], tests=[TESTS], language="cpp") == [1.0]  # one for all
 
 
-def test_a_row_naming_an_unknown_language_is_an_error_and_the_option_is_checked(reward):
+def test_a_row_naming_an_unknown_language_is_unsupported_and_the_option_is_checked(reward):
+    # nothing runs and nothing is judged: no reward, a verdict naming the language
     got = reward([""] * 2, [fenced(SUM_CPP)] * 2, tests=[TESTS] * 2, language=["cobol", "cpp"])
     assert got == [None, 1.0]
-    assert reward.last_verdicts == ["ERROR", "AC"]
+    assert reward.last_verdicts == ["UNSUPPORTED", "AC"]
+    assert reward.last_reasons[0].startswith("cobol programs are not graded here")
+    assert not reward.judged_wrong(0)
     with pytest.raises(ValueError, match="unknown language 'cobol'"):
         CodeReward(language="cobol")
 

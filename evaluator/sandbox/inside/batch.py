@@ -208,8 +208,11 @@ def _script_tests(brief: dict[str, Any], channel: Channel, run_dir: str, snapsho
     adaptive = brief.get("isolation") == "adaptive"
     baseline = state.Baseline(snapshot, adaptive, channel.program_fds)
     meter = Meter()
+    # With test files the server empties the run dir and writes the input file before
+    # announcing the test (and reads the output file after its report): not cleared here.
+    own_dir = not brief.get("staged")
     while (index := next_test(channel.ctrl)) is not None:
-        if index:
+        if index and own_dir:
             clear_dir(run_dir)
         channel.restore_stdio()
         baseline.reset()
