@@ -209,3 +209,36 @@ def test_the_add_on_imports_only_the_evaluators_public_api():
         if name.split(".")[0] == "evaluator" and name not in PUBLIC_API
     ]
     assert offenders == []
+
+
+# Modules outside evaluator/formats/ that build a Problem, and why it is not a record decoded
+# there: a problem record is read by its source's format only (docs/datasets.md).
+_BUILDS_PROBLEMS = {
+    "evaluator/problem.py": "the model itself",
+    "evaluator/runner/run.py": "a placeholder for a record that could not be read",
+    "evaluator/service/sandbox_fusion.py": "/run_code's one program run, not a problem record",
+}
+
+
+def test_no_module_outside_formats_decodes_a_problem_record():
+    """Every problem record is read by the format registry (issue 40): outside
+    ``evaluator/formats/``, nothing constructs a ``Problem`` or a ``TestCase`` (the listed
+    exceptions build no record's problem) and nothing reaches into a format's decoders."""
+    offenders = []
+    for path in sorted(EVALUATOR.rglob("*.py")):
+        where = path.relative_to(EVALUATOR.parent).as_posix()
+        if where.startswith("evaluator/formats/") or where in _BUILDS_PROBLEMS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            name = (
+                node.func.id
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                else ""
+            )
+            if name in ("Problem", "TestCase"):
+                offenders.append(f"{where}:{node.lineno} builds a {name}")
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "evaluator.formats.testlists"
+            ):
+                offenders.append(f"{where}:{node.lineno} imports a format's decoders")
+    assert offenders == []

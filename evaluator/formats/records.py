@@ -175,16 +175,33 @@ def _read_json_array(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
         yield index, _check_object(record, path, index, "record")
 
 
+_PARQUET_BATCH_BYTES = 8 << 20  # bytes of rows decoded at a time (tests of MBs per row)
+
+
 def _iter_parquet_rows(path: PathLike) -> Iterable[dict[str, Any]]:
     try:
+        import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:  # pragma: no cover - pyarrow is a dependency of `datasets`
         raise InputError("reading .parquet files needs the 'pyarrow' package", path=path)
     try:
-        parquet = pq.ParquetFile(path)
-        # Batches keep memory bounded for big test-case tables.
-        for batch in parquet.iter_batches(batch_size=256):
-            yield from batch.to_pylist()
+        # No read-ahead (pre_buffer reads whole row groups ahead: 2-3x the memory), and
+        # batches of about _PARQUET_BATCH_BYTES, sized from the file's own row groups, keep
+        # memory bounded whatever a row holds (DeepCoder's and TACO's rows carry tests of
+        # megabytes); Arrow's pool gives back what each batch used.
+        parquet = pq.ParquetFile(path, pre_buffer=False)
+        metadata = parquet.metadata
+        rows, size = metadata.num_rows, 0
+        for group in range(metadata.num_row_groups):
+            size += metadata.row_group(group).total_byte_size
+        per_row = size / rows if rows else 1
+        batch = int(max(1, min(256, _PARQUET_BATCH_BYTES // max(per_row, 1))))
+        pool = pa.default_memory_pool()
+        for record_batch in parquet.iter_batches(batch_size=batch):
+            rows = record_batch.to_pylist()
+            del record_batch
+            pool.release_unused()
+            yield from rows
     except OSError as exc:
         raise _io_error(path, exc) from None
     except Exception as exc:  # pyarrow raises ArrowInvalid etc. for corrupt files
