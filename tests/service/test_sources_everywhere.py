@@ -32,6 +32,7 @@ class Case:
     wrong: str
     # the field a source's own verl data puts in reward_model.ground_truth, when not the row
     ground_truth: Callable[[dict[str, Any]], Any] | None = None
+    format: str = ""  # the format's name, when the case's key is not it
 
     def record(self) -> dict[str, Any]:
         return json.loads((SOURCES / self.file).read_text().splitlines()[self.index])
@@ -70,6 +71,14 @@ CASES = {
         "class Solution:\n    def addAll(self, nums, k):\n        return [x + k for x in nums]",
         "class Solution:\n    def addAll(self, nums, k):\n        return nums",
         lambda row: row["tests"] if "metadata" not in row else None,
+    ),
+    "deepcoder-taco": Case(  # the subset the reward once refused as a column
+        "deepcoder/rows.jsonl",
+        2,
+        "def total(xs):\n    return sum(xs)",
+        "def total(xs):\n    return len(xs)",
+        lambda row: row["tests"],
+        format="deepcoder",
     ),
     "primeintellect": Case(
         "primeintellect/rows.jsonl",
@@ -123,8 +132,9 @@ def case(request, tmp_path) -> tuple[str, Case, Path, str]:
     chosen = CASES[request.param]
     path = tmp_path / "problems.jsonl"
     path.write_text(json.dumps(chosen.record()) + "\n")
-    assert detect_format(chosen.record()).name == request.param
-    return request.param, chosen, path, read_problems(path)[0].id
+    name = chosen.format or request.param
+    assert detect_format(chosen.record()).name == name
+    return name, chosen, path, read_problems(path)[0].id
 
 
 def _grade(problems: Path, problem_id: str, case: Case, tmp_path: Path) -> list[bool]:
