@@ -31,7 +31,7 @@ from typing import Any
 
 from ..problem import Problem
 from .errors import InputError
-from .records import expect_dict, optional_judge, require_field
+from .records import expect_dict, optional_judge, require_field, user_text
 from .registry import Format, take_id
 from .testlists import decode_text, io_tests
 
@@ -69,16 +69,7 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
 
 def _statement(record: Mapping[str, Any]) -> str:
     params = record.get("responses_create_params")
-    messages = params.get("input") if isinstance(params, Mapping) else None
-    if isinstance(messages, str):
-        return messages
-    if isinstance(messages, list):
-        return "\n\n".join(
-            str(message.get("content") or "")
-            for message in messages
-            if isinstance(message, Mapping) and message.get("role") == "user"
-        )
-    return ""
+    return user_text(params.get("input") if isinstance(params, Mapping) else None)
 
 
 FORMAT = Format(

@@ -40,6 +40,7 @@ __all__ = [
     "describe_type",
     "dumps_json",
     "solutions_of",
+    "user_text",
     "loads_json",
 ]
 
@@ -301,6 +302,20 @@ def optional_memory_limit(record: Mapping[str, Any]) -> int | None:
             f"expected a positive whole number of megabytes, got {value!r}", field="memory_limit"
         )
     return value
+
+
+def user_text(messages: Any) -> str:
+    """The text of a chat prompt's user messages (a string is its own text): the statement of
+    a row that carries its problem as a prompt (verl rows, NeMo-Gym)."""
+    if isinstance(messages, str):
+        return messages
+    if isinstance(messages, list):
+        return "\n\n".join(
+            str(message.get("content") or "")
+            for message in messages
+            if isinstance(message, Mapping) and message.get("role") == "user"
+        )
+    return ""
 
 
 def solutions_of(value: Any) -> list[str]:

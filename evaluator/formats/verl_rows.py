@@ -33,7 +33,7 @@ from typing import Any
 
 from ..problem import Problem
 from .errors import InputError
-from .records import describe_type, expect_dict, require_field
+from .records import describe_type, expect_dict, require_field, user_text
 from .registry import Format, detect_format, get_format
 from .testlists import decode_text
 
@@ -100,16 +100,7 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
 
 
 def _statement(record: Mapping[str, Any]) -> str:
-    prompt = record.get("prompt")
-    if isinstance(prompt, str):
-        return prompt
-    if isinstance(prompt, list):
-        return "\n\n".join(
-            str(message.get("content") or "")
-            for message in prompt
-            if isinstance(message, Mapping) and message.get("role") == "user"
-        )
-    return ""
+    return user_text(record.get("prompt"))
 
 
 FORMAT = Format(

@@ -55,7 +55,7 @@ from evaluator.problem import Verdict
 from evaluator.sandbox import Limits, SandboxPool
 
 from .base import cap, show
-from .trusted import run_group
+from .trusted import file_bytes, run_group
 
 __all__ = ["ACCEPTING_OUTPUTS", "CodeforcesChecker", "correct_output_file", "output_file"]
 
@@ -97,11 +97,7 @@ def correct_output_file(expected: str) -> bytes:
     """The expected output as piston writes ``correct_output.txt``: a carriage return before
     each line end removed, empty lines dropped, every line ended by a newline."""
     lines = _LINE_END_CR.sub("", expected).split("\n")
-    text = "".join(line + "\n" for line in lines if line)
-    try:
-        return text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # a lone surrogate from a "\\ud800" escape in a problem file
-        return text.encode("utf-8", "surrogatepass")
+    return file_bytes("".join(line + "\n" for line in lines if line))
 
 
 def output_file(output: bytes) -> bytes:
@@ -110,13 +106,6 @@ def output_file(output: bytes) -> bytes:
     lines = output.split(b"\n")
     tail = lines.pop()  # what follows the last newline: b"" or an unterminated line
     return b"".join(line + b"\n" for line in lines if line) + tail
-
-
-def _input_file(text: str) -> bytes:
-    try:
-        return text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +131,7 @@ class CodeforcesChecker:
         with tempfile.TemporaryDirectory(prefix="mc-cf-checker-") as work:
             for name, data in (
                 ("checker.py", self.code.encode("utf-8", "surrogatepass")),
-                ("input.txt", _input_file(test_input)),
+                ("input.txt", file_bytes(test_input)),
                 ("correct_output.txt", correct_output_file(expected)),
                 ("output.txt", output_file(output)),
             ):

@@ -57,7 +57,7 @@ from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult, SandboxPo
 from .base import MAX_MESSAGE, cap
 from .cf_checker import CodeforcesChecker
 from .jsonvalue import decode
-from .trusted import run_group
+from .trusted import file_bytes, run_group
 
 Outcome = tuple[Verdict, str]
 
@@ -135,16 +135,6 @@ def _limits(spec: dict[str, Any]) -> Limits:
 def decode_output(stdout: bytes) -> str:
     """The program's stdout as the python checker sees it (UTF-8, surrogate escapes)."""
     return stdout.decode("utf-8", "surrogateescape")
-
-
-def file_bytes(text: str) -> bytes:
-    """``text`` as the bytes of a checker's file: UTF-8, undecodable bytes (surrogate escapes)
-    restored; any other lone surrogate (from a ``"\\ud800"`` escape in a problem file) written
-    as its three UTF-8-style bytes rather than refused."""
-    try:
-        return text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass")
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import signal
 import subprocess
 from typing import Any
 
-__all__ = ["run_group"]
+__all__ = ["file_bytes", "run_group"]
 
 
 def run_group(command: list[str], cwd: str, out: Any, err: Any, timeout: float) -> int | None:
@@ -35,3 +35,13 @@ def run_group(command: list[str], cwd: str, out: Any, err: Any, timeout: float) 
             pass
         process.wait()
         return None
+
+
+def file_bytes(text: str) -> bytes:
+    """``text`` as the bytes of a checker's file: UTF-8, undecodable bytes (surrogate escapes)
+    restored; any other lone surrogate (from a ``"\\ud800"`` escape in a problem file) written
+    as its three UTF-8-style bytes rather than refused."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
