@@ -18,6 +18,7 @@ from evaluator.problem import Problem, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
 from evaluator.sandbox.environments import Environment
 
+from . import pytest_file
 from .outcome import failure
 
 
@@ -30,6 +31,8 @@ def program(problem: Problem, completion: str, continues_prompt: bool) -> str:
 def build_job(
     problem: Problem, code: str, limits: Limits, isolation: Isolation, environment: Environment
 ) -> Job:
+    if pytest_file.is_pytest_problem(problem):  # a pytest file (KodCode): the built-in runner
+        return pytest_file.build_job(problem, code, limits, isolation, environment)
     job = Job(
         code=code,
         inputs=[""],

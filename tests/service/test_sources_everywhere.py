@@ -80,6 +80,14 @@ CASES = {
         lambda row: row["tests"],
         format="deepcoder",
     ),
+    "kodcode": Case(
+        "kodcode/problems.jsonl",
+        0,
+        "def moving_average(nums, k):\n    if not 1 <= k <= len(nums):\n"
+        "        raise ValueError('k must be between 1 and len(nums)')\n"
+        "    return [sum(nums[i:i + k]) / k for i in range(len(nums) - k + 1)]",
+        "def moving_average(nums, k):\n    return [sum(nums[i:i + k]) / k for i in range(len(nums) - k + 1)]",
+    ),
     "primeintellect": Case(
         "primeintellect/rows.jsonl",
         1,
