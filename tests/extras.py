@@ -23,7 +23,7 @@ NEEDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ray": ("ray", ("ray",)),
     "trainer": ("train", ("torch", "trl", "transformers", "peft", "gguf", "matplotlib")),
     "cli/test_generate.py": ("train", ("torch", "transformers")),
-    "service": ("serve", ("uvicorn", "starlette", "sandbox_fusion")),
+    "service": ("serve", ("uvicorn", "starlette", "pydantic", "sandbox_fusion")),
     "service/test_verl_sandbox_fusion.py": (
         "serve and verl",
         ("uvicorn", "starlette", "sandbox_fusion", "verl", "omegaconf"),

@@ -39,7 +39,13 @@ __all__ = ["serve"]
 @click.option(
     "--profile", default="default", show_default=True, help="Sandbox profile (name or path)."
 )
-def serve(host, port, workers, token, max_body, max_queue, profile) -> None:
+@click.option(
+    "--trust-checkers",
+    is_flag=True,
+    help="Take from clients problems whose checker runs outside the sandbox (a 'program' on "
+    "this host, a Codeforces checker's Python): only for clients you would let run code here.",
+)
+def serve(host, port, workers, token, max_body, max_queue, profile, trust_checkers) -> None:
     """Serve the grader over HTTP: SandboxFusion's /run_code and /submit, our batch /grade,
     /health. Stops on SIGTERM after the requests in flight finish.
 
@@ -63,6 +69,7 @@ def serve(host, port, workers, token, max_body, max_queue, profile) -> None:
         max_body=max_body << 20 if max_body else DEFAULT_MAX_BODY,
         max_waiting=max_queue,
         profile=profile,
+        trust_checkers=trust_checkers,
     )
     try:
         run_server(settings, host=host, port=port)

@@ -3,7 +3,9 @@
 
     {"id"?: ..., "test": [{"input": {"stdin": "..."}, "output": {"stdout": "..."}}, ...]}
 
-``test`` may be JSON text. Stdin tests, graded by our defaults (the ``lines`` judge).
+``test`` may be JSON text. Stdin tests, graded by SandboxFusion's own rule (the
+``sandbox_fusion`` judge: lines, any letter case, floats within 1e-5 relative), unless the
+record names a ``judge``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .records import expect_dict, expect_list, expect_str
+from .records import expect_dict, expect_list, expect_str, optional_judge
 from .registry import Format, take_id
 from .testlists import decode_text
 
@@ -36,7 +38,13 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     problem_id = take_id(record, ("id",), fallback_id, numbers=True)
     cases = expect_list(decode_text(record.get("test"), "test"), "test")
     tests = [_test(case, f"test[{index}]") for index, case in enumerate(cases)]
-    return Problem(id=problem_id, harness=Harness.STDIN, tests=tests)
+    judge = optional_judge(record)
+    return Problem(
+        id=problem_id,
+        harness=Harness.STDIN,
+        tests=tests,
+        judge=judge if judge is not None else "sandbox_fusion",
+    )
 
 
 FORMAT = Format(
@@ -50,7 +58,7 @@ FORMAT = Format(
         and "test_code" not in record
     ),
     read=_read,
-    fields=("id", "test"),
+    fields=("id", "test", "judge"),
     rank=85,
     id_keys=("id",),
     id_required=False,

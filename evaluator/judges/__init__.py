@@ -11,6 +11,7 @@ rule, with testlib's standard checkers as the reference semantics:
 ``yesno``   tokens, ``yes``/``no`` case-insensitive, everything else case-sensitive
 ``lenient`` the MicroCoder paper's fallback chain: ACCEPTS WRONG ANSWERS, never a default
 ``lcb``     LiveCodeBench's stdio check (strip, lines, exact ``Decimal``), for comparisons
+``sandbox_fusion`` SandboxFusion's (lines, any case, floats within 1e-5 relative): ``/submit``
 ========== ===========================================================================
 
 A test's verdict from a run: :mod:`.stdout` (a stdin test's output under one of these) and
@@ -27,7 +28,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from . import exact, floats, lcb, lenient, lines, tokens, yesno
+from . import exact, floats, lcb, lenient, lines, sandbox_fusion, tokens, yesno
 from .base import Comparison
 from .checker import ProgramChecker, PythonChecker, build_checker, is_checker_spec
 from .values import compare_values
@@ -42,6 +43,7 @@ JUDGES: dict[str, Callable[..., Comparison]] = {
     "yesno": yesno.check,
     "lenient": lenient.check,
     "lcb": lcb.check,
+    "sandbox_fusion": sandbox_fusion.check,
 }
 
 DEFAULT_JUDGE = "lines"

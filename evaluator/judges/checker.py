@@ -62,6 +62,9 @@ from .trusted import file_bytes, run_group
 Outcome = tuple[Verdict, str]
 
 CHECKER_TYPES = ("python", "program", "codeforces")
+TRUSTED_CHECKER_TYPES = frozenset({"program", "codeforces"})
+"""Checkers that run outside the sandbox (the problem setter's code, trusted): a server must
+not take them from its clients (``mcevaluate serve --trust-checkers`` says otherwise)."""
 _REQUIRED = {"python": "code", "program": "path", "codeforces": "code"}  # each type's key
 DEFAULT_CHECKER_LIMITS = Limits(cpu_time=10.0, memory_mb=1024)
 PROGRAM_OUTPUT_CAP = 16 << 20  # bytes a program checker may write to any file (RLIMIT_FSIZE)
@@ -85,6 +88,11 @@ except BaseException as exc:
     sys.stderr.flush()
     os._exit(127)
 """
+
+
+def runs_outside_sandbox(spec: object) -> bool:
+    """True for a checker spec whose checker runs outside the sandbox (:data:`TRUSTED_CHECKER_TYPES`)."""
+    return isinstance(spec, dict) and spec.get("type") in TRUSTED_CHECKER_TYPES
 
 
 def is_checker_spec(spec: object) -> bool:

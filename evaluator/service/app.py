@@ -21,8 +21,8 @@ from typing import Any
 
 import orjson
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
 from starlette.routing import Route
 
 from evaluator.formats import extract_code
@@ -35,6 +35,7 @@ from evaluator.sandbox import SandboxPool
 
 from . import batch, sandbox_fusion
 from .errors import BadRequest, Busy
+from .fusion_requests import Unprocessable
 from .gate import Gate
 
 __all__ = ["DEFAULT_MAX_BODY", "Service", "Settings", "create_app"]
@@ -57,6 +58,8 @@ class Settings:
     max_waiting: int = 512
     memory_limit: int = 1024  # MB, for a /run_code that gives none
     profile: str = "default"
+    # take checkers that run outside the sandbox (program, codeforces) from clients
+    trust_checkers: bool = False
 
 
 class Service:
@@ -136,15 +139,20 @@ def _authorised(request: Request, token: str | None) -> bool:
         return True
     given = request.headers.get("authorization", "")
     scheme, _, value = given.partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(value.strip(), token)
+    # As bytes: compare_digest refuses str with non-ASCII characters (a 500 for a bad token)
+    sent = value.strip().encode("utf-8", "surrogateescape")
+    return scheme.lower() == "bearer" and hmac.compare_digest(sent, token.encode("utf-8"))
 
 
 Handler = Callable[[Service, Any], Awaitable[tuple[Any, str]]]
 
 
-def _endpoint(service: Service, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+def _endpoint(
+    service: Service, handler: Handler, fusion: bool = False
+) -> Callable[[Request], Awaitable[Response]]:
     """``handler(service, body) -> (response, what)`` behind the token, the body limit and the
-    gate; ``what`` ends the request's log line."""
+    gate; ``what`` ends the request's log line. ``fusion``: one of SandboxFusion's endpoints,
+    whose unreadable bodies get its 422 ``{"detail"}`` (and our ``error`` line)."""
 
     async def endpoint(request: Request) -> Response:
         started = time.perf_counter()
@@ -153,15 +161,28 @@ def _endpoint(service: Service, handler: Handler) -> Callable[[Request], Awaitab
             if not _authorised(request, service.settings.token):
                 status, what = 401, "bad or missing bearer token"
                 return _error(401, what, {"WWW-Authenticate": "Bearer"})
-            body = await _body(request, service.settings.max_body)
+            try:
+                body = await _body(request, service.settings.max_body)
+            except BadRequest as exc:
+                if not fusion:
+                    raise
+                raise Unprocessable(
+                    [{"type": "json_invalid", "loc": ["body"], "msg": str(exc), "input": {}}]
+                ) from None
             assert service.gate is not None
             async with service.gate.turn():
                 answer, what = await handler(service, body)
             status = 200
             return _json(answer)
+        except Unprocessable as exc:
+            status, what = 422, str(exc)
+            return _json({"detail": exc.detail, "error": what}, 422)
         except BadRequest as exc:
             status, what = 400, str(exc)
             return _error(400, what)
+        except ClientDisconnect:
+            status, what = 499, "the client went away before its request was read"
+            return Response(status_code=499)
         except _TooLarge as exc:
             status, what = 413, str(exc)
             return _error(413, what)
@@ -210,6 +231,7 @@ async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
 
 async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
     request, config = sandbox_fusion.parse_submit(body)
+    batch.check_client_problems([request.problem], service.settings.trust_checkers)
     code = extract_code(request.completion)
     evaluation: dict[str, Any] = {
         "id": request.id,
@@ -276,7 +298,7 @@ def _eval_test_case(test: Any, outcome: TestResult) -> dict[str, Any]:
 
 
 async def grade(service: Service, body: Any) -> tuple[dict[str, Any], str]:
-    run, notes = batch.plan(body)
+    run, notes = batch.plan(body, trust_checkers=service.settings.trust_checkers)
     with service.grader(run.options) as grader:
         answer = await asyncio.to_thread(batch.grade_batch, run, notes, grader)
     summary = answer["summary"]
@@ -298,7 +320,7 @@ async def health(request: Request) -> Response:
 
 
 async def ping(request: Request) -> Response:
-    return PlainTextResponse("pong")  # SandboxFusion's liveness probe
+    return _json("pong")  # SandboxFusion's liveness probe: FastAPI writes its "pong" as JSON
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -316,8 +338,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         Route("/health", health, methods=["GET"]),
         Route("/v1/ping", ping, methods=["GET"]),
-        Route("/run_code", _endpoint(service, run_code), methods=["POST"]),
-        Route("/submit", _endpoint(service, submit), methods=["POST"]),
+        Route("/run_code", _endpoint(service, run_code, fusion=True), methods=["POST"]),
+        Route("/submit", _endpoint(service, submit, fusion=True), methods=["POST"]),
         Route("/grade", _endpoint(service, grade), methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

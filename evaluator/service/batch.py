@@ -12,6 +12,8 @@ summary. The grading run is the CLI's own (:class:`~evaluator.runner.run.Grading
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any
 
@@ -21,12 +23,16 @@ from evaluator.formats import (
     sample_format,
     samples_from_records,
 )
+from evaluator.judges import JUDGES
+from evaluator.judges.checker import runs_outside_sandbox
+from evaluator.problem import Problem
 from evaluator.runner import GradeOptions, GradingRun, ProgramGrader, RunError
 from evaluator.sandbox import Isolation
+from evaluator.sandbox.environments import ENVIRONMENTS, get_environment
 
 from .errors import BadRequest
 
-__all__ = ["grade_batch", "options_from", "plan"]
+__all__ = ["grade_batch", "options_from", "check_client_problems", "plan"]
 
 _OPTIONS = {f.name for f in fields(GradeOptions)} & {
     "time_limit",
@@ -38,9 +44,14 @@ _OPTIONS = {f.name for f in fields(GradeOptions)} & {
 }
 
 
+MAX_TIME_LIMIT = 600.0  # seconds of CPU per test a request may ask
+MIN_MEMORY_LIMIT = 32  # MB: below it the interpreter cannot start, every verdict would be wrong
+
+
 def options_from(body: dict[str, Any]) -> GradeOptions:
-    """The request's grading options (unknown names refused, each value checked by
-    :class:`GradeOptions` itself)."""
+    """The request's grading options, every value checked (a bad one is one 400 naming the
+    field, never a worker that crashes on it or a verdict it makes wrong); unknown names
+    refused."""
     given = body.get("options") or {}
     if not isinstance(given, dict):
         raise BadRequest("field 'options': expected an object")
@@ -49,13 +60,92 @@ def options_from(body: dict[str, Any]) -> GradeOptions:
         raise BadRequest(
             f"field 'options.{unknown[0]}': unknown (known: {', '.join(sorted(_OPTIONS))})"
         )
-    values = {"early_exit": True, **given}
-    try:
-        if "isolation" in values:
-            values["isolation"] = Isolation(values["isolation"])
-        return GradeOptions(**values)
-    except (TypeError, ValueError) as exc:
-        raise BadRequest(f"field 'options': {exc}") from None
+    values: dict[str, Any] = {"early_exit": True}
+    for name, value in given.items():
+        values[name] = _CHECKS[name](value, f"options.{name}")
+    return GradeOptions(**values)
+
+
+def _number(value: Any, field: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadRequest(f"field {field!r}: expected a number, got {type(value).__name__}")
+    return float(value)
+
+
+def _time_limit(value: Any, field: str) -> float:
+    seconds = _number(value, field)
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIME_LIMIT):
+        raise BadRequest(
+            f"field {field!r}: expected seconds in (0, {MAX_TIME_LIMIT:g}], got {value!r}"
+        )
+    return seconds
+
+
+def _memory_limit(value: Any, field: str) -> int:
+    megabytes = _number(value, field)
+    if not megabytes.is_integer() or not MIN_MEMORY_LIMIT <= megabytes <= 1 << 20:
+        raise BadRequest(
+            f"field {field!r}: expected whole megabytes, at least {MIN_MEMORY_LIMIT}, got {value!r}"
+        )
+    return int(megabytes)
+
+
+def _judge(value: Any, field: str) -> str:
+    if not isinstance(value, str) or value not in JUDGES:
+        known = ", ".join(sorted(JUDGES))
+        raise BadRequest(f"field {field!r}: expected a judge name ({known}), got {value!r}")
+    return value
+
+
+def _choice(kind: Callable[[str], Any], names: Iterable[str]) -> Callable[[Any, str], Any]:
+    def check(value: Any, field: str) -> Any:
+        try:
+            return kind(value)
+        except (TypeError, ValueError, KeyError):
+            known = ", ".join(sorted(names))
+            raise BadRequest(f"field {field!r}: expected one of {known}, got {value!r}") from None
+
+    return check
+
+
+def _flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadRequest(f"field {field!r}: expected true or false, got {value!r}")
+    return value
+
+
+_CHECKS: dict[str, Callable[[Any, str], Any]] = {
+    "time_limit": _time_limit,
+    "memory_limit": _memory_limit,
+    "judge": _judge,
+    "isolation": _choice(Isolation, (i.value for i in Isolation)),
+    "environment": _choice(lambda name: get_environment(name).name, ENVIRONMENTS),
+    "early_exit": _flag,
+}
+if set(_CHECKS) != _OPTIONS:  # an option served must be checked
+    raise AssertionError(f"options {sorted(_OPTIONS)} checked {sorted(_CHECKS)}")
+
+
+def check_client_problems(problems: Iterable[Problem], trust_checkers: bool) -> None:
+    """What a client's problems may ask of this server: limits within the bounds above (a
+    problem's own ``time_limit``/``memory_limit`` as the options' are), and no checker that
+    runs outside the sandbox (a ``program`` path on this host, a Codeforces checker's
+    Python: that would run the client's choice of code as this server) unless the server was
+    started with ``--trust-checkers``. :class:`BadRequest` naming the problem otherwise."""
+    for problem in problems:
+        try:
+            if problem.time_limit is not None:
+                _time_limit(problem.time_limit, "time_limit")
+            if problem.memory_limit is not None:
+                _memory_limit(problem.memory_limit, "memory_limit")
+        except BadRequest as exc:
+            raise BadRequest(f"problem {problem.id!r}: {exc}") from None
+        if not trust_checkers and runs_outside_sandbox(problem.judge):
+            kind = problem.judge["type"]  # type: ignore[index]
+            raise BadRequest(
+                f"problem {problem.id!r}: a {kind!r} checker runs outside the sandbox and is "
+                "not taken from a client (start the server with --trust-checkers to allow it)"
+            )
 
 
 def _records(body: dict[str, Any], name: str) -> list[dict[str, Any]]:
@@ -67,9 +157,10 @@ def _records(body: dict[str, Any], name: str) -> list[dict[str, Any]]:
     return value
 
 
-def plan(body: Any) -> tuple[GradingRun, list[str]]:
+def plan(body: Any, *, trust_checkers: bool = False) -> tuple[GradingRun, list[str]]:
     """The grading run a ``/grade`` body asks for, checked (one-line :class:`BadRequest`),
-    and the notes it made (unknown sample ids, problems without samples)."""
+    and the notes it made (unknown sample ids, problems without samples). Checkers that run
+    outside the sandbox are refused unless ``trust_checkers``."""
     if not isinstance(body, dict):
         raise BadRequest(f"expected a JSON object, got {type(body).__name__}")
     options = options_from(body)
@@ -84,6 +175,7 @@ def plan(body: Any) -> tuple[GradingRun, list[str]]:
         samples = samples_from_records(records, source="samples")
     except InputError as exc:
         raise BadRequest(str(exc)) from None
+    check_client_problems(problems, trust_checkers)
     notes: list[str] = []
     try:
         run = GradingRun(

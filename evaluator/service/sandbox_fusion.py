@@ -19,22 +19,29 @@ README's "Use it as a service" and held by ``tests/service/``:
 
 from __future__ import annotations
 
-import base64
-import binascii
-import math
 import signal
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, get_args
 
 from evaluator.formats.errors import InputError
 from evaluator.formats.sandbox_fusion import FORMAT as COMMON_OJ
 from evaluator.harness.stdio import build_program_job
+from evaluator.judges import JUDGES
 from evaluator.languages import Build, Language, languages
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits, Mode, RunResult
 from evaluator.sandbox.environments import PLAIN
 
 from .errors import BadRequest
+from .fusion_requests import (
+    Language as FusionLanguage,
+)
+from .fusion_requests import (
+    RunCodeRequest,
+    SubmitRequest,
+    Unprocessable,
+    parse,
+)
 
 __all__ = [
     "LANGUAGES",
@@ -51,20 +58,11 @@ __all__ = [
 ]
 
 # SandboxFusion's languages (its ``Language`` literal): a request naming another is refused.
-LANGUAGES = frozenset(
-    {
-        "python", "python2", "cpp", "nodejs", "go", "go_test", "java", "php", "csharp", "bash",
-        "typescript", "sql", "rust", "cuda", "lua", "R", "perl", "D_ut", "ruby", "scala",
-        "julia", "pytest", "junit", "kotlin_script", "jest", "verilog", "python_gpu", "lean",
-        "swift", "racket", "gtest", "react",
-    }
-)  # fmt: skip
+LANGUAGES = frozenset(get_args(FusionLanguage))
 # What this server runs: Python, and each of our compiled languages SandboxFusion names alike.
 SUPPORTED = frozenset(
     {"python"} | {name for name, lang in languages().items() if lang.compiled and name in LANGUAGES}
 )
-DEFAULT_TIMEOUT = 10.0  # seconds: SandboxFusion's default compile and run timeouts
-MAX_TIMEOUT = 600.0  # seconds: a request asking more is refused rather than held
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,57 +110,26 @@ class Submission:
     problem: Problem
 
 
-def _field(body: dict[str, Any], name: str, kinds: tuple[type, ...], default: Any) -> Any:
-    value = body.get(name, default)
-    if value is None and default is None:
-        return None
-    if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
-        names = "/".join(k.__name__ for k in kinds)
-        raise BadRequest(f"field {name!r}: expected {names}, got {type(value).__name__}")
-    return value
-
-
-def _timeout(body: dict[str, Any], name: str) -> float:
-    value = float(_field(body, name, (int, float), DEFAULT_TIMEOUT))
-    if not math.isfinite(value) or value <= 0:
-        raise BadRequest(f"field {name!r}: expected a positive number of seconds, got {value}")
-    if value > MAX_TIMEOUT:
-        raise BadRequest(f"field {name!r}: at most {MAX_TIMEOUT:g} seconds, got {value:g}")
-    return value
-
-
-def _language(body: dict[str, Any]) -> str:
-    if "language" not in body:
-        raise BadRequest("missing field 'language'")
-    language = _field(body, "language", (str,), None)
-    if language not in LANGUAGES:
-        raise BadRequest(f"field 'language': unknown language {language!r}")
-    return language
-
-
 def parse_run_code(body: Any) -> RunCode:
-    """The checked request, or :class:`BadRequest` naming the field."""
-    if not isinstance(body, dict):
-        raise BadRequest(f"expected a JSON object, got {type(body).__name__}")
-    if "code" not in body:
-        raise BadRequest("missing field 'code'")
-    code = _field(body, "code", (str,), None)
-    stdin = _field(body, "stdin", (str,), "") or ""
-    language = _language(body)
-    run_timeout = _timeout(body, "run_timeout")
-    _timeout(body, "compile_timeout")  # checked; builds run under the server's build limits
-    memory = _field(body, "memory_limit_MB", (int,), -1)
-    files = _field(body, "files", (dict,), {})
-    for path, content in files.items():
-        if content is not None:  # SandboxFusion: base64 text, None for an empty file
-            try:
-                base64.b64decode(content, validate=True)
-            except (binascii.Error, TypeError, ValueError):
-                raise BadRequest(f"field 'files': {path!r} is not base64 text") from None
-    if files:
-        raise BadRequest("field 'files': files are not supported by this server")
-    _field(body, "fetch_files", (list,), [])
-    return RunCode(code, stdin, language, run_timeout, memory if memory > 0 else None)
+    """The checked request (:mod:`.fusion_requests`: as leniently as SandboxFusion reads it),
+    or :class:`~.fusion_requests.Unprocessable` naming the field. ``memory_limit_MB`` absent
+    or not positive: SandboxFusion sets no limit, this server its own ceiling (``serve
+    --memory-limit``), so that no program can take the host's memory."""
+    request = parse(RunCodeRequest, body)
+    if request.files or request.fetch_files:
+        name = "files" if request.files else "fetch_files"
+        raise Unprocessable(
+            [
+                {
+                    "type": "value_error",
+                    "loc": ["body", name],
+                    "msg": "files are not supported by this server yet",
+                    "input": getattr(request, name),
+                }
+            ]
+        )
+    memory = request.memory_limit_MB if request.memory_limit_MB > 0 else None
+    return RunCode(request.code, request.stdin or "", request.language, request.run_timeout, memory)
 
 
 def unsupported_language(language: str) -> dict[str, Any]:
@@ -270,39 +237,36 @@ def parse_submit(body: Any) -> tuple[Submission, dict[str, Any]]:
     """The checked ``/submit`` request and its ``config``. Only problems given in the
     request are graded (``config.provided_data`` with ``test``: SandboxFusion's
     ``CommonOJDataset`` rows, ``[{"input": {"stdin": ...}, "output": {"stdout": ...}}]``):
-    this server holds no datasets."""
-    if not isinstance(body, dict):
-        raise BadRequest(f"expected a JSON object, got {type(body).__name__}")
-    for name in ("dataset", "id", "completion", "config"):
-        if name not in body:
-            raise BadRequest(f"missing field {name!r}")
-    completion = _field(body, "completion", (str,), None)
-    config = _field(body, "config", (dict,), None)
-    problem_id = body["id"]
-    if not isinstance(problem_id, str | int) or isinstance(problem_id, bool):
-        raise BadRequest("field 'id': expected a string or an integer")
-    dataset_type = config.get("dataset_type") or "CommonOJDataset"
+    this server holds no datasets. A body SandboxFusion refuses is an
+    :class:`~.fusion_requests.Unprocessable`; one it would take but this server cannot serve
+    (another dataset, no tests given) a :class:`BadRequest`."""
+    request = parse(SubmitRequest, body)
+    config = request.config
+    dataset_type = config.dataset_type or "CommonOJDataset"
     if dataset_type not in _DATASET_TYPES:
         raise BadRequest(
             f"field 'config.dataset_type': {dataset_type!r} is not served here "
             "(CommonOJDataset with config.provided_data; or use /grade)"
         )
-    language = config.get("language")
-    if language is None:
-        raise BadRequest("missing field 'config.language'")
-    if language not in LANGUAGES:
-        raise BadRequest(f"field 'config.language': unknown language {language!r}")
-    data = config.get("provided_data")
+    if config.language is None:  # SandboxFusion's CommonOJDataset answers 400 so too
+        raise BadRequest("field 'config.language' must exist for CommonOJDataset, got None")
+    data = config.provided_data
     if not isinstance(data, dict) or "test" not in data:
         raise BadRequest(
             "field 'config.provided_data': expected an object with 'test' (this server holds "
             "no datasets: give the problem's tests in the request)"
         )
-    run_timeout = config.get("run_timeout")
-    time_limit = _timeout({"t": run_timeout}, "t") if run_timeout is not None else None
+    row = {"id": request.id, "test": data["test"]}
+    judge = config.extra.get("judge")
+    if judge is not None:  # one of our judges by name, over SandboxFusion's own rule
+        if not isinstance(judge, str) or judge not in JUDGES:
+            known = ", ".join(sorted(JUDGES))
+            raise BadRequest(f"field 'config.extra.judge': expected one of {known}, got {judge!r}")
+        row["judge"] = judge
     try:  # the registry's reader of SandboxFusion's problems (evaluator.formats.sandbox_fusion)
-        problem = COMMON_OJ.read({"id": problem_id, "test": data["test"]}, None)
+        problem = COMMON_OJ.read(row, None)
     except InputError as exc:
         raise BadRequest(f"field 'config.provided_data.{exc.field}': {exc.message}") from None
-    problem = replace(problem, time_limit=time_limit, environment=PLAIN.name)
-    return Submission(problem_id, completion, problem), config
+    problem = replace(problem, time_limit=config.run_timeout, environment=PLAIN.name)
+    plain = config.model_dump()
+    return Submission(request.id, request.completion, problem), plain

@@ -8,8 +8,9 @@ import pytest
 from evaluator.judges import JUDGES, Comparison, compare_values, get_judge
 from evaluator.judges import floats as floats_module
 
-NAMES = ["exact", "lines", "tokens", "float", "yesno", "lenient", "lcb"]
-STRICT = [name for name in NAMES if name not in ("lenient", "lcb")]  # lcb ignores leading space
+NAMES = ["exact", "lines", "tokens", "float", "yesno", "lenient", "lcb", "sandbox_fusion"]
+# lcb ignores leading space; sandbox_fusion every letter's case
+STRICT = [name for name in NAMES if name not in ("lenient", "lcb", "sandbox_fusion")]
 
 
 def test_names():
@@ -107,19 +108,22 @@ def test_blank_line_inside(name, ok):
     assert get_judge(name)("1\n\n2", "1\n2").ok is ok
 
 
-@pytest.mark.parametrize(("name", "ok"), [(n, n in {"float", "lenient"}) for n in NAMES])
+@pytest.mark.parametrize(
+    ("name", "ok"), [(n, n in {"float", "lenient", "sandbox_fusion"}) for n in NAMES]
+)
 def test_float_tolerance(name, ok):
     assert get_judge(name)("0.333333", "0.3333333").ok is ok
 
 
-@pytest.mark.parametrize(("name", "ok"), [(n, n == "yesno") for n in NAMES])
+@pytest.mark.parametrize(("name", "ok"), [(n, n in {"yesno", "sandbox_fusion"}) for n in NAMES])
 def test_yes_case(name, ok):
     assert get_judge(name)("Yes", "YES").ok is ok
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_case_matters_for_other_words(name):
-    assert not get_judge(name)("abc", "ABC").ok
+    # SandboxFusion lower-cases every line: its judge exists to answer as it does (/submit)
+    assert get_judge(name)("abc", "ABC").ok is (name == "sandbox_fusion")
 
 
 @pytest.mark.parametrize("name", ["lines", "tokens", "float", "yesno"])
