@@ -168,8 +168,15 @@ def _return_code(run: RunResult) -> int:
     return run.exit_code if run.exit_code is not None else -signal.SIGKILL
 
 
+ANSWER_OUTPUT = 8 << 20
+"""Bytes of a run's stdout, and of its stderr, put in an answer: more is cut there and said
+(``stdout_truncated``/``stderr_truncated``), rather than shipping up to the output limit
+(64 MiB) inside one JSON answer. The judge (``/submit``) sees the whole output."""
+
+
 def command_result(run: RunResult) -> dict[str, Any]:
-    """SandboxFusion's ``CommandRunResult`` of one run."""
+    """SandboxFusion's ``CommandRunResult`` of one run (our ``cpu_time`` and the two
+    ``*_truncated`` flags added: SandboxFusion's clients ignore fields they do not know)."""
     timed_out = run.limit in (LimitHit.CPU, LimitHit.WALL)
     if run.limit in (LimitHit.MEMORY, LimitHit.OUTPUT) and run.status not in ("exception",):
         code = -signal.SIGKILL  # stopped by the sandbox at the limit
@@ -180,8 +187,10 @@ def command_result(run: RunResult) -> dict[str, Any]:
         "execution_time": round(run.wall_time, 6),
         "cpu_time": round(run.cpu_time, 6),
         "return_code": None if timed_out else code,
-        "stdout": _text(run.stdout),
-        "stderr": _text(run.stderr),
+        "stdout": _text(run.stdout[:ANSWER_OUTPUT]),
+        "stderr": _text(run.stderr[:ANSWER_OUTPUT]),
+        "stdout_truncated": len(run.stdout) > ANSWER_OUTPUT,
+        "stderr_truncated": len(run.stderr) > ANSWER_OUTPUT,
     }
 
 

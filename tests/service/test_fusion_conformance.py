@@ -174,3 +174,14 @@ def test_a_client_that_goes_away_mid_body_is_one_log_line(server):
     assert "the client went away before its request was read" in log
     assert "Traceback" not in log
     assert server.post("/run_code", {"code": "print(1)", "language": "python"}).status_code == 200
+
+
+def test_output_past_the_answer_cap_is_cut_and_said(server):
+    body = {"code": "import sys\nsys.stdout.write('x' * (10 << 20))", "language": "python"}
+    answer = server.post("/run_code", body).json()
+    run = answer["run_result"]
+    assert answer["status"] == "Success"
+    assert len(run["stdout"]) == 8 << 20 and run["stdout_truncated"] is True
+    assert run["stderr_truncated"] is False
+    small = server.post("/run_code", {"code": "print(1)", "language": "python"}).json()
+    assert small["run_result"]["stdout_truncated"] is False
