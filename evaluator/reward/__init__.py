@@ -91,10 +91,10 @@ from evaluator.reward.code_reward import (
     RewardDetails,
 )
 from evaluator.reward.columns import ProblemError, completion_text, problem_from_columns
+from evaluator.reward.shared import shared_reward
 from evaluator.reward.verl import (
     VERL_MAX_CONCURRENT_ENV,
     problem_from_ground_truth,
-    shared_reward,
     verl_compute_score,
     verl_compute_score_async,
     verl_compute_score_batch,

@@ -22,6 +22,7 @@ import orjson
 from evaluator.problem import Problem
 from evaluator.reward.code_reward import AsyncCodeReward, CodeReward
 from evaluator.reward.columns import ProblemError, _fingerprint, _json_if_text, problem_of_record
+from evaluator.reward.shared import shared_reward
 from evaluator.runner.grading import GradeResult
 
 # --- ground truths ------------------------------------------------------------------------------
@@ -60,7 +61,6 @@ def problem_from_ground_truth(ground_truth: Any) -> Problem:
 
 # --- the shared reward --------------------------------------------------------------------------
 
-_shared: CodeReward | None = None
 _shared_lock = threading.Lock()
 _verl_limits: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
 _verl_limits = weakref.WeakKeyDictionary()
@@ -73,17 +73,6 @@ ON_BAD_PROBLEM_ENV = "MICROCODER_ON_BAD_PROBLEM"
 VERL_MAX_CONCURRENT_ENV = "MICROCODER_VERL_MAX_CONCURRENT"
 """Environment variable: how many solutions one event loop has in the shared pool at once
 (see :func:`verl_max_concurrent`)."""
-
-
-def shared_reward() -> CodeReward:
-    """The module-level :class:`CodeReward` the verl adapter uses, sync and async alike (binary
-    mode, one pool of one fork server per CPU core, made on first use, closed at interpreter
-    exit)."""
-    global _shared
-    with _shared_lock:
-        if _shared is None or _shared._closed:
-            _shared = CodeReward(mode="binary")
-        return _shared
 
 
 def verl_max_concurrent() -> int:
