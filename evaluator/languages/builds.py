@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import os
 import shutil
 import tempfile
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from .base import Build, BuildLimits, Language
-from .confine import ConfinedTool
+from .confine import ConfinedTool, build_user
 
 __all__ = ["Builder"]
 
@@ -54,6 +55,7 @@ class Builder:
         self._prepared: dict[tuple[str, tuple[str, ...]], Future[tuple[tuple[str, ...], str]]]
         self._prepared = {}
         self._stop = threading.Event()
+        self._user = build_user()  # a root grader's builds run as a user that owns nothing
         self._lock = threading.Lock()
         self._closed = False
         self.built = 0  # builds run (not answered from the cache)
@@ -111,7 +113,7 @@ class Builder:
 
     def _build(self, language: Language, source: str, flags: tuple[str, ...]) -> Build:
         extra, readable = self._prepared_for(language, flags)
-        tool = ConfinedTool(self.limits, (*language.toolchain_paths, *readable))
+        tool = ConfinedTool(self.limits, (*language.toolchain_paths, *readable), user=self._user)
         with tempfile.TemporaryDirectory(prefix="build-", dir=self._directory()) as work:
             build = language.build(source, (*flags, *extra), work, tool)
         with self._lock:
@@ -122,6 +124,8 @@ class Builder:
         with self._lock:
             if self._root is None:
                 self._root = tempfile.mkdtemp(prefix="mcbuild-", dir=self._tmp_dir)
+                if self._user is not None:
+                    os.chmod(self._root, 0o711)  # the way to the builds (not their listing)
             return self._root
 
     def _prepared_for(
@@ -153,7 +157,7 @@ class Builder:
     def _prepare(self, language: Language, flags: tuple[str, ...], future: Future) -> None:
         try:
             directory = tempfile.mkdtemp(prefix="prepared-", dir=self._directory())
-            tool = ConfinedTool(PREPARE_LIMITS, language.toolchain_paths, self._stop)
+            tool = ConfinedTool(PREPARE_LIMITS, language.toolchain_paths, self._stop, self._user)
             future.set_result((language.prepare(flags, directory, tool), directory))
         except BaseException as exc:  # noqa: BLE001 - builds go on without it
             future.set_exception(exc)

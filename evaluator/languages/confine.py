@@ -9,8 +9,11 @@ A submission's source is the compiler's input, and a compiler reads what the sou
 - a wall-clock timeout that kills the whole group (a build stuck reading a FIFO uses no CPU);
 - Landlock: it may read and execute only the toolchain's files (``/usr``, ``/lib*``, the
   loader cache) and the directories the language adds (a precompiled header), write only
-  its private build directory; no TCP; a root build also gets an empty network namespace and
-  no capabilities (and gains none at its exec: no-root secure bits);
+  its private build directory; no TCP; a root build also gets an empty network namespace
+  and runs as an unprivileged user of its grader's own (``user``: it owns nothing on the
+  host, not even the build directory, which is root's and open to its group), or, where
+  that user cannot reach the build directory, as uid 0 with no capabilities (and none
+  gained at its exec: no-root secure bits);
 - an environment of its own: ``PATH``, the C locale, ``HOME`` and ``TMPDIR`` its directory,
   stdin ``/dev/null``.
 
@@ -35,9 +38,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from evaluator.sandbox import kernel
+
 from .base import BuildLimits, ToolRun
 
-__all__ = ["START_FAILED", "TOOLCHAIN_PATHS", "ConfinedTool", "run_tool"]
+__all__ = ["START_FAILED", "TOOLCHAIN_PATHS", "ConfinedTool", "build_user", "run_tool"]
 
 TOOLCHAIN_PATHS = (
     "/usr",
@@ -82,7 +87,9 @@ try:
         kernel.set_no_new_privs()
         kernel.landlock_restrict_self(ruleset)
         os.close(ruleset)
-    if root:
+    if root and config["user"]:
+        kernel.become(*config["user"])
+    elif root:
         kernel.set_securebits_no_root()
         kernel.drop_capabilities()
     argv = sys.argv[2:]
@@ -92,6 +99,14 @@ except BaseException as exc:
     os._exit(127)
 """
 START_FAILED = 127  # the wrapper's status when it could not confine or execute the tool
+
+
+def build_user() -> tuple[int, int] | None:
+    """The uid and gid a root grader runs its builds as (the grader's own, which owns
+    nothing on the host: :func:`evaluator.sandbox.kernel.child_ids`); None when not root."""
+    return kernel.child_ids(os.getpid()) if os.geteuid() == 0 else None
+
+
 _POLL = 0.1  # seconds between looks at a running build (its timeout, a stop)
 
 
@@ -103,9 +118,10 @@ class ConfinedTool:
     limits: BuildLimits
     readable: tuple[str, ...] = ()
     stop: threading.Event | None = None
+    user: tuple[int, int] | None = None
 
     def __call__(self, argv: list[str], work: str) -> ToolRun:
-        return run_tool(argv, work, self.limits, self.readable, self.stop)
+        return run_tool(argv, work, self.limits, self.readable, self.stop, self.user)
 
 
 def run_tool(
@@ -114,14 +130,24 @@ def run_tool(
     limits: BuildLimits,
     readable: Sequence[str] = (),
     stop: threading.Event | None = None,
+    user: tuple[int, int] | None = None,
 ) -> ToolRun:
     """Run ``argv`` (its first item an absolute path) in the directory ``work`` under
     ``limits``, confined as the module says; ``readable``: more paths it may read; ``stop``:
-    set, it kills the run (limit ``"stopped"``). Never raises for what the tool does;
-    ``OSError`` if the wrapper cannot be started."""
+    set, it kills the run (limit ``"stopped"``); ``user``: the uid and gid a root grader runs
+    it as (:func:`build_user`; ``work`` and every directory in it are then made root's, open
+    to that group). Never raises for what the tool does; ``OSError`` if the wrapper cannot
+    be started."""
     cpu = max(1, int(limits.cpu_time + 0.999))
+    if user is not None and (os.geteuid() != 0 or kernel.closed_to_others(work)):
+        user = None  # not root; or the tool could not reach its own directory
+    if user is not None:
+        for directory, _, _ in os.walk(work):
+            os.chown(directory, 0, user[1])
+            os.chmod(directory, 0o770)
     config = {
         "root": _ROOT,
+        "user": user,
         "work": work,
         "readable": [*TOOLCHAIN_PATHS, *readable],
         "env": {**TOOL_ENV, "HOME": work, "TMPDIR": work},

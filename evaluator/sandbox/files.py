@@ -1,11 +1,17 @@
-"""File helpers shared by the fork server and the sandbox children: what a test wrote on a
-memfd, a test's input and output files in the run directory, and emptying that directory
-(without ``shutil``, which imports compression modules that every fork would pay for)."""
+"""File helpers shared by the pool, the fork server and the sandbox children: what a test wrote
+on a memfd, a test's input and output files in the run directory, what the files a program
+made hold, emptying that directory and putting back its own attributes, removing a worker's
+directory. The walks are iterative and descriptor-relative (no full paths, no recursion, never
+a link followed), so no tree a program can make defeats them; without ``shutil``, which
+imports compression modules that every fork would pay for."""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import stat
+import time
 
 STDERR_KEEP = 16 << 10  # keep the end of stderr, where the traceback is
 
@@ -34,49 +40,440 @@ def fill(fd: int, data: bytes) -> None:
         offset += os.pwrite(fd, view[offset:], offset)
 
 
-def tree_bytes(path: str, enough: int) -> int:
-    """Bytes the files under ``path`` hold (their allocated blocks: a sparse file holds
-    what it wrote), not following symlinks; the count stops once it passes ``enough``."""
-    total, todo = 0, [path]
-    while todo and total <= enough:
+ENTRY_BYTES = 4096
+"""What a file or directory in the run directory counts at least toward what a program holds:
+an empty file or directory takes no block, but its inode and directory entry take kernel memory
+(about 1.3 KB on ext4) and an inode of the file system; a page is what a one-byte file takes."""
+
+CLEAR_ENTRIES = 200_000  # the most entries the server removes between two children ...
+CLEAR_SECONDS = 5.0  # ... or the longest it spends on them: past either, the worker retires
+
+
+class Unclean(Exception):
+    """A directory could not be emptied (or its own attributes put back) within bounds: the
+    worker that holds it retires."""
+
+
+def held_bytes(info: os.stat_result) -> int:
+    """What one entry counts toward the files a program holds (:data:`ENTRY_BYTES` at least)."""
+    return max(info.st_blocks * 512, ENTRY_BYTES)
+
+
+# -- walking a tree a program made -----------------------------------------------------------
+#
+# Every open is relative to the directory above it, with O_NOFOLLOW | O_DIRECTORY: a symbolic
+# link is never followed and nothing outside the tree is ever opened, whatever the program
+# renames while the walk goes on. No full paths (a chain deeper than PATH_MAX is walked like
+# any other) and no recursion (a chain deeper than the interpreter's recursion limit too).
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY
+_KEEP = 16  # directories held open on the way down; those above are reopened through ".."
+
+
+class _Moved(Exception):
+    """A directory on the walk's path was moved (only a running program can): the walk stops
+    rather than follow ``..`` anywhere it was not."""
+
+
+class _Frame:
+    __slots__ = ("fd", "name", "dev", "ino", "todo")
+
+    def __init__(self, fd: int, name: str, dev: int, ino: int) -> None:
+        self.fd, self.name, self.dev, self.ino = fd, name, dev, ino  # fd -1: closed
+        self.todo: list[str] | None = None  # subdirectories still to visit, once listed
+
+
+class _Tree:
+    """An iterative depth-first walk below a directory the caller holds open. At most
+    :data:`_KEEP` descriptors stay open on the way down; a directory above them is reopened
+    through ``..`` on the way up, and only if it is the same directory (device and inode) as
+    on the way down."""
+
+    __slots__ = ("stack",)
+
+    def __init__(self, root_fd: int) -> None:
+        self.stack = [_Frame(root_fd, "", -1, -1)]  # the root is never reopened
+
+    @property
+    def top(self) -> _Frame:
+        return self.stack[-1]
+
+    def descend(self, name: str) -> os.stat_result | None:
+        """Enter the subdirectory ``name`` of the top directory; its stat, or None when it is
+        not a directory (any more: a running program may have replaced it) or is gone. Raises
+        PermissionError for one this process may not open."""
         try:
-            entries = list(os.scandir(todo.pop()))
-        except OSError:
+            fd = os.open(name, _DIR, dir_fd=self.top.fd)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if exc.errno in (errno.ENOTDIR, errno.ELOOP):
+                return None
+            raise
+        try:
+            info = os.fstat(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.stack.append(_Frame(fd, name, info.st_dev, info.st_ino))
+        if len(self.stack) > _KEEP + 1:
+            far = self.stack[-_KEEP - 1]
+            if far.fd >= 0:
+                os.close(far.fd)
+                far.fd = -1
+        return info
+
+    def ascend(self) -> _Frame:
+        """Leave the top directory (closed); the frame it had (its name in its parent)."""
+        child = self.stack.pop()
+        parent = self.stack[-1]
+        try:
+            if parent.fd < 0:
+                fd = os.open("..", _DIR, dir_fd=child.fd)
+                info = os.fstat(fd)
+                if (info.st_dev, info.st_ino) != (parent.dev, parent.ino):
+                    os.close(fd)
+                    raise _Moved(parent.name)
+                parent.fd = fd
+        finally:
+            os.close(child.fd)
+            child.fd = -1
+        return child
+
+    def close(self) -> None:
+        for frame in self.stack[1:]:
+            if frame.fd >= 0:
+                os.close(frame.fd)
+                frame.fd = -1
+        del self.stack[1:]
+
+
+def tree_bytes(dir_fd: int, enough: int) -> int:
+    """What the files and directories below the directory open at ``dir_fd`` hold (each entry
+    its allocated blocks, :data:`ENTRY_BYTES` at least: :func:`held_bytes`), at any depth,
+    never following a link; the count stops once it passes ``enough``, so a walk costs at
+    most ``enough / ENTRY_BYTES`` entries. A directory that cannot be listed, or a tree that
+    keeps moving under the walk, counts as more than ``enough``: a program cannot hide what
+    it holds that way."""
+    for _ in range(3):
+        try:
+            return _count(dir_fd, enough)
+        except _Moved:
             continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    todo.append(entry.path)
-                else:
-                    total += entry.stat(follow_symlinks=False).st_blocks * 512
-            except OSError:
-                pass
-    return total
-
-
-def clear_dir(path: str) -> None:
-    """Remove what is inside ``path`` (not following symlinks); errors are ignored."""
-    try:
-        entries = list(os.scandir(path))
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                remove_tree(entry.path)
-            else:
-                os.unlink(entry.path)
         except OSError:
-            pass
+            break
+    return enough + 1
+
+
+def _count(dir_fd: int, enough: int) -> int:
+    total, tree = 0, _Tree(dir_fd)
+    try:
+        while True:
+            top = tree.top
+            if top.todo is None:
+                top.todo = []
+                with os.scandir(top.fd) as listing:
+                    for entry in listing:
+                        if entry.is_dir(follow_symlinks=False):
+                            top.todo.append(entry.name)
+                            continue
+                        try:
+                            total += held_bytes(entry.stat(follow_symlinks=False))
+                        except FileNotFoundError:
+                            continue
+                        if total > enough:
+                            return total
+            if top.todo:
+                info = tree.descend(top.todo.pop())
+                if info is not None:
+                    total += held_bytes(info)
+                    if total > enough:
+                        return total
+                continue
+            if len(tree.stack) == 1:
+                return total
+            tree.ascend()
+    finally:
+        tree.close()
+
+
+def clear_dir(
+    dir_fd: int, entries: int | None = CLEAR_ENTRIES, seconds: float | None = CLEAR_SECONDS
+) -> int:
+    """Remove everything below the directory open at ``dir_fd`` (it stays), at any depth,
+    never following a link and never leaving it; the number of entries removed. Bounded:
+    past ``entries`` entries seen or ``seconds`` spent (None: no bound), or on an entry that
+    will not go, raises :class:`Unclean` (what is left stays for the caller to deal with).
+    A directory whose owner took away its own rights is given them back (matters only when
+    this process is not root)."""
+    budget = _Budget(entries, seconds)
+    tree, removed = _Tree(dir_fd), 0
+    try:
+        while True:
+            top = tree.top
+            if top.todo is None:
+                top.todo = []
+                with os.scandir(top.fd) as listing:
+                    for entry in listing:
+                        budget.charge()
+                        if entry.is_dir(follow_symlinks=False) or not _unlink(top.fd, entry.name):
+                            top.todo.append(entry.name)
+                        else:
+                            removed += 1
+            if top.todo:
+                name = top.todo.pop()
+                info = _enter(tree, name)
+                if info is None:  # not a directory any more: a file in its place
+                    removed += _unlink(top.fd, name)
+                elif info.st_mode & 0o700 != 0o700:
+                    os.fchmod(tree.top.fd, stat.S_IMODE(info.st_mode) | 0o700)
+                continue
+            if len(tree.stack) == 1:
+                return removed
+            gone = tree.ascend()
+            try:
+                os.rmdir(gone.name, dir_fd=tree.top.fd)
+                removed += 1
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                if exc.errno != errno.ENOTEMPTY:
+                    raise
+                tree.top.todo = None  # it filled again (a running program): list once more
+    except _Moved as exc:
+        raise Unclean(f"a directory was moved during the cleanup ({exc})") from None
+    except OSError as exc:
+        raise Unclean(f"cannot remove {exc.filename or 'an entry'!r}: {exc.strerror}") from None
+    finally:
+        tree.close()
+
+
+class _Budget:
+    __slots__ = ("left", "deadline", "entries", "seconds")
+
+    def __init__(self, entries: int | None, seconds: float | None) -> None:
+        self.entries, self.seconds = entries, seconds
+        self.left = entries if entries is not None else -1
+        self.deadline = time.monotonic() + seconds if seconds is not None else None
+
+    def charge(self) -> None:
+        self.left -= 1
+        if self.left == -1:
+            raise Unclean(f"more than {self.entries} entries")
+        deadline = self.deadline
+        if deadline is not None and not self.left & 1023 and time.monotonic() > deadline:
+            raise Unclean(f"more than {self.seconds} s")
+
+
+def _enter(tree: _Tree, name: str) -> os.stat_result | None:
+    """:meth:`_Tree.descend`; a directory this process may not open (not root, its owner took
+    its rights away) is given them back first."""
+    try:
+        return tree.descend(name)
+    except PermissionError:
+        _grant(tree.top.fd, name)
+        return tree.descend(name)
+
+
+def _grant(dir_fd: int, name: str) -> None:
+    """Give the directory ``name`` its owner's rights back, through an O_PATH descriptor
+    (which needs none, and never follows a link) and its /proc name."""
+    fd = os.open(name, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    try:
+        os.chmod(f"/proc/self/fd/{fd}", 0o700)
+    finally:
+        os.close(fd)
+
+
+def _unlink(dir_fd: int, name: str) -> bool:
+    """Remove a non-directory; False if ``name`` is a directory (now)."""
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        pass
+    except IsADirectoryError:
+        return False
+    return True
 
 
 def remove_tree(path: str) -> None:
-    """``shutil.rmtree`` without importing shutil."""
-    clear_dir(path)
+    """Remove the directory ``path`` and everything below it, however deep, never following
+    a link (``path`` itself included): :func:`clear_dir`'s walk, without bounds. Nothing to
+    do if it is gone; raises OSError if something stays."""
+    for attempt in range(3):
+        try:
+            fd = os.open(path, _DIR)
+        except FileNotFoundError:
+            return
+        try:
+            clear_dir(fd, entries=None, seconds=None)
+        except Unclean:
+            if attempt == 2:
+                raise
+        finally:
+            os.close(fd)
+        try:
+            os.rmdir(path)
+            return
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if exc.errno != errno.ENOTEMPTY or attempt == 2:
+                raise
+
+
+# -- what a program can mark on an inode that outlives it ------------------------------------
+
+_FS_IOC_GETFLAGS, _FS_IOC_SETFLAGS = 0x80086601, 0x40086602  # inode flags (chattr)
+_FS_IOC_FSGETXATTR, _FS_IOC_FSSETXATTR = 0x801C581F, 0x401C5820  # xflags, extsize, project
+_FS_IOC_GET_ENCRYPTION_POLICY = 0x400C6615
+_F_GET_RW_HINT, _F_SET_RW_HINT = 1035, 1036  # the inode's write-life hint
+_F_GETOWN, _F_SETOWN, _F_GETSIG, _F_SETSIG = 9, 8, 11, 10
+_F_GETLEASE, _F_SETLEASE = 1025, 1024
+_NOT_HERE = (errno.ENOTTY, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS)
+
+
+def _query(fd: int, request: int, size: int, fcntl_call: bool = False) -> bytes | None:
+    """An ioctl (or fcntl) that reads ``size`` bytes; None where this kind of file has none."""
     try:
-        os.rmdir(path)
-    except OSError:
-        pass
+        call = fcntl.fcntl if fcntl_call else fcntl.ioctl
+        return bytes(call(fd, request, bytes(size)))
+    except OSError as exc:
+        if exc.errno in _NOT_HERE:
+            return None
+        raise
+
+
+def _fsx(raw: bytes | None) -> bytes | None:
+    """struct fsxattr without fsx_nextents (which a directory's growth changes)."""
+    return None if raw is None else raw[:4] + raw[4:8] + raw[12:20]
+
+
+def _encryption(fd: int) -> int | None:
+    """0: no encryption policy; 1: one (it cannot be removed); None: not on this file system."""
+    try:
+        fcntl.ioctl(fd, _FS_IOC_GET_ENCRYPTION_POLICY, bytes(12))
+    except OSError as exc:
+        if exc.errno == errno.ENODATA:
+            return 0
+        if exc.errno in _NOT_HERE:
+            return None
+    return 1
+
+
+class Marks:
+    """What a program can set on an inode it is given that outlives it, as the inode was made:
+    its mode, owner, access and modification times, extended attributes (``user.*``, POSIX
+    ACLs), inode flags (``chattr``), the ``fsxattr`` fields (flags, extent size, project), its
+    write-life hint, and for a directory its size, link count and encryption policy (the
+    last cannot be removed, and a directory on ext4 never shrinks back: one a program filled
+    cannot be put back). With ``stream`` (a stdio memfd, which its tests write and the server
+    refills anyway) the times are set to now rather than compared, and what a program can set
+    on the open file description it shares with the server is reset too: the status flags
+    (``O_APPEND``...), the ``SIGIO`` owner and signal, a lease. :meth:`restore` puts back
+    what can be and checks the rest."""
+
+    __slots__ = ("stream", "mode", "uid", "gid", "times", "size", "nlink", "xattrs", "flags")
+    __slots__ += ("fsx", "hint", "encryption")
+
+    def __init__(self, fd: int, stream: bool = False) -> None:
+        info = os.fstat(fd)
+        self.stream = stream
+        self.mode, self.uid, self.gid = stat.S_IMODE(info.st_mode), info.st_uid, info.st_gid
+        self.times = (info.st_atime_ns, info.st_mtime_ns)
+        self.size, self.nlink = info.st_size, info.st_nlink
+        self.xattrs = {name: os.getxattr(fd, name) for name in os.listxattr(fd)}
+        self.flags = _query(fd, _FS_IOC_GETFLAGS, 8)
+        # a memfd's fsxattr is its flags (shmem refuses the rest)
+        self.fsx = None if stream else _fsx(_query(fd, _FS_IOC_FSGETXATTR, 28))
+        self.hint = _query(fd, _F_GET_RW_HINT, 8, fcntl_call=True)
+        self.encryption = None if stream else _encryption(fd)
+
+    def restore(self, fd: int) -> str | None:
+        """Put the inode at ``fd`` back as it was made: None once it is, else what differs
+        (then it cannot be reused)."""
+        try:
+            info, fixed = self._fix(fd)
+            if self.stream:
+                _reset_description(fd)
+                os.utime(fd)
+            else:
+                os.utime(fd, ns=self.times)
+            if fixed:  # read back what was put back
+                return self._differs(os.fstat(fd), fd, recheck=True)
+            return self._differs(info, fd, recheck=False)
+        except OSError as exc:
+            return f"{exc.strerror} while putting back its attributes"
+
+    def _fix(self, fd: int) -> tuple[os.stat_result, bool]:
+        """Put back what differs; the inode's stat from before its mode, owner and times were
+        put back (which change neither its size nor its links), and whether anything was."""
+        fixed = False
+        names = os.listxattr(fd)
+        if names or self.xattrs:
+            for name in names:
+                if name not in self.xattrs:
+                    os.removexattr(fd, name)
+                    fixed = True
+            for name, value in self.xattrs.items():
+                if name not in names or os.getxattr(fd, name) != value:
+                    os.setxattr(fd, name, value)
+                    fixed = True
+        if self.flags is not None and _query(fd, _FS_IOC_GETFLAGS, 8) != self.flags:
+            fcntl.ioctl(fd, _FS_IOC_SETFLAGS, self.flags)
+            fixed = True
+        if self.fsx is not None:
+            now = _query(fd, _FS_IOC_FSGETXATTR, 28)
+            if now is not None and _fsx(now) != self.fsx:
+                fsx = self.fsx[:8] + now[8:12] + self.fsx[8:] + now[20:]
+                fcntl.ioctl(fd, _FS_IOC_FSSETXATTR, fsx)
+                fixed = True
+        if self.hint is not None and _query(fd, _F_GET_RW_HINT, 8, fcntl_call=True) != self.hint:
+            fcntl.fcntl(fd, _F_SET_RW_HINT, self.hint)
+            fixed = True
+        info = os.fstat(fd)
+        if info.st_uid != self.uid or info.st_gid != self.gid:
+            os.fchown(fd, self.uid, self.gid)  # clears set-id bits: the mode is set after
+            fixed = True
+        if stat.S_IMODE(info.st_mode) != self.mode:
+            os.fchmod(fd, self.mode)
+            fixed = True
+        elif fixed:
+            os.fchmod(fd, self.mode)
+        return info, fixed
+
+    def _differs(self, info: os.stat_result, fd: int, recheck: bool) -> str | None:
+        if recheck:
+            if stat.S_IMODE(info.st_mode) != self.mode:
+                return "its mode"
+            if (info.st_uid, info.st_gid) != (self.uid, self.gid):
+                return "its owner"
+            if not self.stream and (info.st_atime_ns, info.st_mtime_ns) != self.times:
+                return "its times"
+        if not self.stream:
+            if info.st_size != self.size or info.st_nlink != self.nlink:
+                return f"its size ({info.st_size} bytes, {info.st_nlink} links)"
+            if self.encryption is not None and _encryption(fd) != self.encryption:
+                return "an encryption policy"
+        if recheck:
+            if sorted(os.listxattr(fd)) != sorted(self.xattrs):
+                return "its extended attributes"
+            if self.flags is not None and _query(fd, _FS_IOC_GETFLAGS, 8) != self.flags:
+                return "its inode flags"
+            if self.fsx is not None and _fsx(_query(fd, _FS_IOC_FSGETXATTR, 28)) != self.fsx:
+                return "its fsxattr"
+        return None
+
+
+def _reset_description(fd: int) -> None:
+    """What a program can set on an open file description it shares with the server."""
+    fcntl.fcntl(fd, fcntl.F_SETFL, 0)
+    if fcntl.fcntl(fd, _F_GETSIG):
+        fcntl.fcntl(fd, _F_SETSIG, 0)
+    if fcntl.fcntl(fd, _F_GETOWN):
+        fcntl.fcntl(fd, _F_SETOWN, 0)
+    if fcntl.fcntl(fd, _F_GETLEASE) != fcntl.F_UNLCK:
+        fcntl.fcntl(fd, _F_SETLEASE, fcntl.F_UNLCK)
 
 
 def is_plain_name(name: object) -> bool:
@@ -93,14 +490,14 @@ def is_plain_name(name: object) -> bool:
 
 def write_file(dir_fd: int, name: str, data: bytes) -> int:
     """Create ``name`` in the directory ``dir_fd`` (it must not exist: the caller emptied the
-    directory) holding ``data``; the bytes it takes on disk."""
+    directory) holding ``data``; what it counts toward the files held (:func:`held_bytes`)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        return os.fstat(fd).st_blocks * 512
+        return held_bytes(os.fstat(fd))
     finally:
         os.close(fd)
 

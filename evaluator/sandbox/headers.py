@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from typing import Any
 
 from evaluator.sandbox.files import STDERR_KEEP, read_output
@@ -53,19 +52,6 @@ def from_wait(report: dict[str, Any] | None, status: int) -> dict[str, Any]:
     code = os.WEXITSTATUS(status)
     extra = {k: report[k] for k in ("exception", "blocked") if report and k in report}
     return harness.script_report(code, extra)
-
-
-def batch_header(report, limits, start_wall):
-    """A batch child's report (its fields, stdout, stderr) as the pool's header. CPU time
-    and peak memory are the child's own measurements (the watchdog bounds the CPU time)."""
-    header, out, err = report
-    if header.get("status") == "ok":
-        header.setdefault("exit_code", 0)
-    header["wall_time"] = time.monotonic() - start_wall
-    header["limit"] = limit_from(header, limits)
-    if header["limit"] is None and thread_ran_out_of_memory(err):
-        header["limit"] = "memory"
-    return header, out, err
 
 
 def thread_ran_out_of_memory(stderr: bytes) -> bool:

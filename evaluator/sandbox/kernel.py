@@ -1,5 +1,6 @@
 """Thin ctypes wrappers over the Linux interfaces the sandbox needs and Python lacks:
-Landlock, seccomp filter loading, capabilities, namespaces, ``prctl``.
+Landlock, seccomp filter loading (and its one-exec gate), capabilities, namespaces and
+mounts, credentials, ``prctl``.
 
 Everything here is called either once in a sandbox process or in a freshly forked child, so it
 stays dependency-free (no pyseccomp at run time: filters arrive precompiled as BPF bytes).
@@ -27,6 +28,8 @@ PR_SET_CHILD_SUBREAPER = 36
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 SECCOMP_MODE_FILTER = 2
+CLONE_NEWNS = 0x00020000
+CLONE_NEWIPC = 0x08000000
 CLONE_NEWNET = 0x40000000
 
 # Landlock access rights (uapi/linux/landlock.h), with the ABI that introduced them.
@@ -250,21 +253,149 @@ def fork_sibling() -> int:
     return pid
 
 
-def unshare_network() -> bool:
-    """Move into a new, empty network namespace (root only). False when not permitted."""
-    if _libc.unshare(CLONE_NEWNET) == 0:
+def unshare(flags: int) -> bool:
+    """Move into new namespaces (``CLONE_NEW*`` flags; root only, outside a user namespace).
+    False when not permitted (no ``CAP_SYS_ADMIN``, a kernel without them)."""
+    if _libc.unshare(flags) == 0:
         return True
     if ctypes.get_errno() in (errno.EPERM, errno.EINVAL, errno.ENOSYS):
         return False
-    raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNET)")
+    raise OSError(ctypes.get_errno(), f"unshare({flags:#x})")
+
+
+def unshare_network() -> bool:
+    """Move into a new, empty network namespace (root only). False when not permitted."""
+    return unshare(CLONE_NEWNET)
+
+
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+_libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
+
+
+def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
+    """``mount(2)``; raises ``OSError``."""
+    args = [None if s is None else os.fsencode(s) for s in (source, target, fstype)]
+    if _libc.mount(*args, flags, data.encode() or None) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"mount({source!r}, {target!r}): {os.strerror(err)}")
+
+
+CHILD_ID_BASE = 0x70000000
+"""A root grader runs its sandbox children (and its builds) as uid and gid ``CHILD_ID_BASE +
+<a pid of its own>`` (a fork server's for its children, the grader's for its builds; a
+profile's ``child_id_base`` moves the range): ids no account or file of a host has (above
+every distribution's and container runtime's ranges, below 2^31 for tools that read ids as
+signed), one per live process, so no two workers' children share a user while they run."""
+
+
+def child_ids(pid: int, base: int | None = None) -> tuple[int, int]:
+    """The uid and gid for the unprivileged processes of the live process ``pid``."""
+    uid = (CHILD_ID_BASE if base is None else int(base)) + pid
+    return uid, uid
+
+
+def closed_to_others(path: str) -> bool:
+    """Whether a user who owns nothing (who gets the "other" permission bits) cannot reach
+    ``path``: a directory above it that others may not search (root's home, say, with an
+    interpreter installed in it)."""
+    parts = path.split("/")
+    for end in range(2, len(parts)):
+        try:
+            if not os.stat("/".join(parts[:end])).st_mode & 0o001:
+                return True
+        except OSError:
+            return False
+    return False
+
+
+def become(uid: int, gid: int) -> None:
+    """Drop to ``uid``/``gid`` for good: no supplementary groups, real, effective and saved
+    ids all changed (the kernel then clears every capability). Needs ``CAP_SETUID`` and
+    ``CAP_SETGID``. The change clears the parent-death signal: set it again after."""
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+
+
+def elf_interpreter(path: str) -> str | None:
+    """The program interpreter (``PT_INTERP``, the dynamic loader) a 64-bit little-endian ELF
+    file names; None for a static one or anything else."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(64)
+            if head[:6] != b"\x7fELF\x02\x01":
+                return None
+            phoff = int.from_bytes(head[32:40], "little")
+            size, count = (
+                int.from_bytes(head[54:56], "little"),
+                int.from_bytes(head[56:58], "little"),
+            )
+            file.seek(phoff)
+            table = file.read(size * count)
+            for at in range(0, len(table) - size + 1, size):
+                if int.from_bytes(table[at : at + 4], "little") == 3:  # PT_INTERP
+                    offset = int.from_bytes(table[at + 8 : at + 16], "little")
+                    length = int.from_bytes(table[at + 32 : at + 40], "little")
+                    file.seek(offset)
+                    return os.fsdecode(file.read(length).rstrip(b"\0")) or None
+    except OSError:
+        return None
+    return None
 
 
 _SYS_EXECVEAT = {"x86_64": 322, "aarch64": 281}.get(_MACHINE)
 AT_EMPTY_PATH = 0x1000
 # Where a child that runs a program file holds it for its exec: close-on-exec, so the program
-# finds fd 3 free (its first open() gets it, as in a plain run); the exec variant of a seccomp
-# filter allows execveat on this descriptor only.
+# finds fd 3 free (its first open() gets it, as in a plain run).
 PROGRAM_FD = 3
+
+# The one exec of a program file (see evaluator.sandbox.profile.exec_variant): the exec
+# variant of a filter sends every execveat to a user-space listener (SECCOMP_RET_USER_NOTIF)
+# that the child holds close-on-exec. A thread of the child lets its own exec through; the
+# exec closes the listener, and from then on the kernel fails every execveat with ENOSYS
+# (a notification nobody can answer), whatever the program does with its descriptors.
+_SYS_SECCOMP = {"x86_64": 317, "aarch64": 277}.get(_MACHINE)
+_SECCOMP_FILTER_FLAG_NEW_LISTENER = 1 << 3
+SECCOMP_RET_USER_NOTIF = 0x7FC00000
+_NOTIF_RECV = 0xC0502100  # SECCOMP_IOCTL_NOTIF_RECV: _IOWR('!', 0, struct seccomp_notif)
+_NOTIF_SEND = 0xC0182101  # SECCOMP_IOCTL_NOTIF_SEND: _IOWR('!', 1, struct seccomp_notif_resp)
+_USER_NOTIF_FLAG_CONTINUE = 1
+_libc.ioctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p]
+
+
+def load_seccomp_listener(program: SeccompProgram) -> int:
+    """Install a precompiled filter whose ``SECCOMP_RET_USER_NOTIF`` rules notify a listener;
+    the listener's descriptor (close-on-exec). Needs no_new_privs."""
+    if _SYS_SECCOMP is None:
+        raise OSError(errno.ENOSYS, f"seccomp: no syscall number for {_MACHINE}")
+    flags = _SECCOMP_FILTER_FLAG_NEW_LISTENER
+    return _check(_libc.syscall(_SYS_SECCOMP, 1, flags, program.ref), "seccomp(NEW_LISTENER)")
+
+
+def let_one_call_through(listener: int, tid: int) -> None:
+    """Answer the listener's first notification: let the call go on when thread ``tid`` made
+    it, refuse it (EPERM) otherwise. Blocks until it comes (CDLL: without the GIL); meant for
+    a thread of its own."""
+    request = ctypes.create_string_buffer(80)  # struct seccomp_notif, zeroed as the kernel wants
+    while _libc.ioctl(listener, _NOTIF_RECV, request) != 0:
+        if ctypes.get_errno() != errno.EINTR:
+            return
+        ctypes.memset(request, 0, 80)
+    ident, caller = request.raw[:8], int.from_bytes(request.raw[8:12], "little")
+    ours = caller == tid
+    error = 0 if ours else -errno.EPERM
+    flags = _USER_NOTIF_FLAG_CONTINUE if ours else 0
+    answer = (
+        ident + bytes(8) + error.to_bytes(4, "little", signed=True) + flags.to_bytes(4, "little")
+    )
+    _libc.ioctl(listener, _NOTIF_SEND, ctypes.create_string_buffer(answer, 24))
 
 
 def execveat(fd: int, argv: list[str], env: dict[str, str]) -> None:

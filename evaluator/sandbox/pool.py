@@ -13,18 +13,19 @@ import asyncio
 import json
 import os
 import queue
-import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any
 
 from evaluator.sandbox import reports
+from evaluator.sandbox.files import CLEAR_ENTRIES, CLEAR_SECONDS, remove_tree
 from evaluator.sandbox.profile import Profile, load_profile
 from evaluator.sandbox.records import Job, JobResult, LimitHit, RunResult
 from evaluator.sandbox.reference import SERVER_ENV, plain_run
@@ -39,6 +40,13 @@ _MAX_START_FAILURES = 5  # fresh servers that died starting, per job, before the
 # the OOM killer): not the program's doing, so retried this often before the job is reported.
 _MAX_OUTSIDE_KILLS = 10
 _TEMPLATE_GONE_EXIT = 75  # evaluator.sandbox.server.TEMPLATE_GONE_EXIT
+# A server retires (evaluator.sandbox.server.RETIRED_EXIT) when its run directory could not be
+# put back as made after a test (a tree past the cleanup's bounds, say): it has sent that test's
+# result, and the job goes on in a fresh worker; never counted against the job.
+_RETIRED_EXIT = 76
+# The server's cleanup of its run directory between children: past this many entries or
+# seconds it retires (module attributes, so a test can make them small).
+CLEAR_LIMITS = {"clear_entries": CLEAR_ENTRIES, "clear_seconds": CLEAR_SECONDS}
 
 
 # The server runs with -S: no site.py and no .pth hooks, which import ~5 MB of modules that
@@ -104,6 +112,7 @@ class _Worker:
             "preload": preload,
             "heavy": heavy,
             "reference": plain_run(sys.executable),
+            **CLEAR_LIMITS,
         }
         try:
             write_frames(self.to_server, json.dumps(config).encode())
@@ -159,6 +168,8 @@ class _Worker:
             raise WorkerDied(f"fork server died: {exc}") from None
 
     def close(self) -> None:
+        """Stop the server (after its current job) and remove the worker's directory, whatever
+        a program left in it and however the server ended; safe to call again."""
         for pipe in (self.proc.stdin, self.proc.stdout):
             try:
                 pipe.close()  # EOF: the server exits after its current job
@@ -169,7 +180,16 @@ class _Worker:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        shutil.rmtree(self.tmp_root, ignore_errors=True)
+        # The server removes it as it exits; one killed from outside leaves it, with whatever
+        # its last program made (a chain deeper than PATH_MAX, say): removed here by the same
+        # walk, descriptor-relative and iterative (shutil.rmtree recurses: a deep chain raised
+        # RecursionError in this thread, and the directory stayed on the host).
+        try:
+            remove_tree(self.tmp_root)
+        except OSError as exc:
+            warnings.warn(
+                f"sandbox worker directory {self.tmp_root} not removed: {exc}", stacklevel=2
+            )
 
 
 def _pin(pid: int, cpu: int) -> None:
@@ -255,6 +275,7 @@ class SandboxPool:
         self._lock = threading.Lock()
         self._closed = False
         self.restarts = 0
+        self.retirements = 0  # workers replaced because their run dir could not be put back
         self.info: dict[str, Any] = {}
         self.cpus = worker_cpus(self.size) if pin else [None] * self.size
         # Start every server now, in parallel, and fail fast in the caller if they cannot.
@@ -322,12 +343,17 @@ class SandboxPool:
                 future.set_exception(failed.__cause__ or failed)
             except BaseException as exc:  # noqa: BLE001 - handed to the caller, never lost
                 future.set_exception(exc)
+                # The worker may be gone (closed by _run_job) or in an unknown state: never
+                # reused (a dead one would fail every later job on this thread).
+                if worker is not None:
+                    worker.close()
+                worker = None
         if worker is not None:
             worker.close()
 
     def _run_job(self, worker: _Worker | None, job: Job, on_result: OnResult | None, index: int):
         results: list[RunResult] = []
-        restarts = start_failures = killed = 0
+        restarts = start_failures = killed = retired = 0
         while True:
             if worker is None:
                 try:
@@ -347,8 +373,14 @@ class SandboxPool:
                     worker.close()  # mid-job, so it cannot be reused; the caller gets the error
                     raise _JobFailed(exc) from exc
                 worker.close()
-                outside = worker.proc.returncode in (-signal.SIGKILL, _TEMPLATE_GONE_EXIT)
+                code = worker.proc.returncode
                 worker = None
+                if code == _RETIRED_EXIT and retired <= len(job.inputs):
+                    retired += 1  # it retired after a test's result (or the last one): the
+                    with self._lock:  # job goes on from there in a fresh worker, uncounted
+                        self.retirements += 1
+                    continue
+                outside = code in (-signal.SIGKILL, _TEMPLATE_GONE_EXIT)
                 with self._lock:
                     self.restarts += 1
                 killed += outside

@@ -1,18 +1,27 @@
 """Sandbox profiles: readable JSON files in ``sandbox_profiles/`` (or any path a user gives).
 
 A profile says which syscalls a program may make (a seccomp filter written as rules), whether
-Landlock confines its file access, whether it gets an empty network namespace, and whether a
-root child drops its capabilities. Schema (see ``sandbox_profiles/default.json``)::
+Landlock confines its file access, whether it gets empty network and IPC namespaces, whether a
+root grader runs its children as an unprivileged user of their own, and whether a child drops
+its capabilities. Schema (see ``sandbox_profiles/default.json``)::
 
     {"name": str, "description": str,
      "seccomp": null | {"default_action": "allow" | "errno:EPERM" | "kill",
-                        "rules": [{"action": ..., "syscalls": [str, ...],
-                                   "args": [{"index": 0-5, "op": "eq|ne|lt|le|gt|ge|masked_eq",
-                                             "value": int, "mask": int}]}]},
-     "landlock": bool, "network_namespace": bool, "drop_capabilities": bool}
+                        "rules": [RULE, ...],
+                        "same_user_rules": [RULE, ...]},
+     "landlock": bool, "network_namespace": bool, "ipc_namespace": bool,
+     "unprivileged_child": bool, "child_id_base": int (optional),
+     "drop_capabilities": bool}
+    RULE = {"action": ..., "syscalls": [str, ...],
+            "args": [{"index": 0-5, "op": "eq|ne|lt|le|gt|ge|masked_eq",
+                      "value": int, "mask": int}]}
 
 An action is ``allow``, ``kill`` (the process dies with SIGSYS) or ``errno:NAME`` (the call
-fails with that errno, so Python raises ``OSError``/``PermissionError``).
+fails with that errno, so Python raises ``OSError``/``PermissionError``). ``same_user_rules``
+apply on top of ``rules`` only where a child keeps the grader's own user (a grader that is
+not root, or a root one whose children's user could not be made to work): the calls that
+only ownership of the grader's files, or being the same user as other children, would
+otherwise let through.
 """
 
 from __future__ import annotations
@@ -44,27 +53,43 @@ class Profile:
     landlock: bool
     network_namespace: bool
     drop_capabilities: bool
+    ipc_namespace: bool = False
+    unprivileged_child: bool = False
+    child_id_base: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """What a fork server needs: the flags, and the seccomp filter compiled to BPF for
-        this kernel (without Landlock, the filter also forbids opening files for writing)."""
+        this kernel (without Landlock, the filter also forbids opening files for writing):
+        for a child that runs Python and one that executes a program file, each for a child
+        of its own user and for one that keeps the grader's (``_same_user``)."""
         from evaluator.sandbox.kernel import landlock_abi
 
-        bpf = exec_bpf = None
-        if self.seccomp is not None:
-            spec = self.seccomp
-            if self.landlock and landlock_abi() == 0:
-                spec = _without_landlock(spec)
-            bpf = base64.b64encode(compile_seccomp(spec, where=self.path)).decode()
-            exec_spec = exec_variant(spec)
-            exec_bpf = base64.b64encode(compile_seccomp(exec_spec, where=self.path)).decode()
+        filters: dict[str, str | None] = {}
+        for suffix, same_user in (("", False), ("_same_user", True)):
+            bpf = exec_bpf = None
+            if self.seccomp is not None:
+                spec = self.seccomp
+                if self.landlock and landlock_abi() == 0:
+                    spec = _without_landlock(spec)
+                if same_user:
+                    spec = {
+                        **spec,
+                        "rules": spec.get("rules", []) + spec.get("same_user_rules", []),
+                    }
+                bpf = base64.b64encode(compile_seccomp(spec, where=self.path)).decode()
+                exec_spec = exec_variant(spec)
+                exec_bpf = base64.b64encode(compile_seccomp(exec_spec, where=self.path)).decode()
+            filters["seccomp_bpf" + suffix] = bpf
+            filters["seccomp_exec_bpf" + suffix] = exec_bpf
         return {
             "name": self.name,
-            "seccomp_bpf": bpf,
-            "seccomp_exec_bpf": exec_bpf,
+            **filters,
             "readable": readable_paths() if self.landlock else [],
             "landlock": self.landlock,
             "network_namespace": self.network_namespace,
+            "ipc_namespace": self.ipc_namespace,
+            "unprivileged_child": self.unprivileged_child,
+            "child_id_base": self.child_id_base,
             "drop_capabilities": self.drop_capabilities,
         }
 
@@ -96,10 +121,27 @@ def load_profile(name_or_path: str | os.PathLike[str] = "default") -> Profile:
         landlock=bool(data.get("landlock", False)),
         network_namespace=bool(data.get("network_namespace", False)),
         drop_capabilities=bool(data.get("drop_capabilities", False)),
+        ipc_namespace=bool(data.get("ipc_namespace", False)),
+        unprivileged_child=bool(data.get("unprivileged_child", False)),
+        child_id_base=_id_base(data.get("child_id_base"), path),
     )
     if profile.seccomp is not None:
+        same = profile.seccomp.get("same_user_rules", [])
+        for rule in [*profile.seccomp.get("rules", []), *same]:
+            if isinstance(rule, dict) and rule.get("action") == _NOTIFY:
+                raise ProfileError(f"{path}: the action {_NOTIFY!r} is the sandbox's own")
         compile_seccomp(profile.seccomp, where=str(path))  # validate now, with file context
+        compile_seccomp({"rules": same}, where=f"{path}: same_user_rules")
     return profile
+
+
+def _id_base(value: Any, path: Path) -> int | None:
+    if value is None:
+        return None
+    top = (1 << 31) - (1 << 22)  # plus any pid (at most 2^22), below 2^31
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 << 16 <= value <= top:
+        raise ProfileError(f"{path}: child_id_base must be an integer in [65536, {top}]")
+    return value
 
 
 def _action(spec: Any, where: str) -> Any:
@@ -109,6 +151,8 @@ def _action(spec: Any, where: str) -> Any:
         return pyseccomp.ALLOW
     if spec == "kill":
         return pyseccomp.KILL_PROCESS
+    if spec == _NOTIFY:  # the exec variant's own (see exec_variant), never a profile's
+        return pyseccomp.NOTIFY
     if isinstance(spec, str) and spec.startswith("errno:"):
         code = getattr(errno_module, spec.removeprefix("errno:"), None)
         if isinstance(code, int):
@@ -141,8 +185,14 @@ def compile_seccomp(spec: dict[str, Any], where: str = "profile") -> bytes:
         action = _action(rule.get("action"), here)
         args = [_arg(a, here) for a in rule.get("args", [])]
         for name in rule.get("syscalls", []):
+            call = name
+            if (
+                name in _NEWER_SYSCALLS
+                and pyseccomp.resolve_syscall(pyseccomp.Arch.NATIVE, name) < 0
+            ):
+                call = _NEWER_SYSCALLS[name]  # newer than this libseccomp: by its number
             try:
-                flt.add_rule(action, name, *args)
+                flt.add_rule(action, call, *args)
             except (ValueError, RuntimeError, OSError) as exc:
                 # Unknown on this architecture (e.g. 'fork' on aarch64): nothing to filter.
                 if "resolve" in str(exc).lower() or getattr(exc, "errno", 0) == errno_module.EINVAL:
@@ -154,29 +204,29 @@ def compile_seccomp(spec: dict[str, Any], where: str = "profile") -> bytes:
         return out.read()
 
 
+_NOTIFY = "notify"
+# Syscalls newer than the libseccomp this project pins knows, by their number (the same on
+# every architecture since 5.1's unified table).
+_NEWER_SYSCALLS = {"setxattrat": 463, "removexattrat": 466, "file_setattr": 469}
+
+
 def exec_variant(spec: dict[str, Any]) -> dict[str, Any]:
     """The filter of a child that runs a program file (``Job.executable``): the profile's
-    rules, but ``execveat`` of the descriptor the harness holds the file on
-    (:data:`~evaluator.sandbox.kernel.PROGRAM_FD`, with ``AT_EMPTY_PATH``) allowed: the one
-    exec that starts the program. Every other exec stays as the profile says. The file is
-    close-on-exec, so the program cannot exec it again; exec'ing another file it opened
-    there gains nothing (the filter, Landlock, the limits and no_new_privs outlive an exec,
-    and native code can already make every call they allow)."""
-    from evaluator.sandbox.kernel import AT_EMPTY_PATH, PROGRAM_FD
-
+    rules, but every ``execveat`` goes to a user-space listener (``SECCOMP_RET_USER_NOTIF``)
+    instead of the profile's action. The child holds the listener close-on-exec and lets its
+    own exec of the program file through (:func:`evaluator.sandbox.kernel.let_one_call_through`);
+    that exec closes the listener, and from then on the kernel fails every ``execveat``
+    (``ENOSYS``: a notification nobody can answer) whatever its arguments, so no descriptor,
+    path or file the program makes can be executed: exactly one exec, the program's own.
+    Every other exec call stays as the profile says. The profile must refuse ``seccomp`` with
+    ``SECCOMP_FILTER_FLAG_NEW_LISTENER`` (the default one does): a listener of the program's
+    own, on a filter of its own, would answer its own execs."""
     rules = []
     for rule in spec.get("rules", []):
         names = [name for name in rule.get("syscalls", []) if name != "execveat"]
         if names:
             rules.append({**rule, "syscalls": names})
-    fd = {"index": 0, "op": "eq", "value": PROGRAM_FD}
-    flags = {"index": 4, "op": "eq", "value": AT_EMPTY_PATH}
-    if spec.get("default_action", "allow") == "allow":  # refuse every other execveat
-        for arg in (fd, flags):
-            refused = {**arg, "op": "ne"}
-            rules.append({"action": "errno:EPERM", "syscalls": ["execveat"], "args": [refused]})
-    else:  # a list of what is allowed: add this one call
-        rules.append({"action": "allow", "syscalls": ["execveat"], "args": [fd, flags]})
+    rules.append({"action": _NOTIFY, "syscalls": ["execveat"]})
     return {**spec, "rules": rules}
 
 

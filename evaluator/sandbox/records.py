@@ -16,10 +16,10 @@ class Isolation(StrEnum):
     long as the interpreter's global state is what it was before the first test; a test
     that changed it (or a child that died) sends the rest to a fresh child
     (:mod:`evaluator.sandbox.inside.state`). ``test``: a fresh child per test (nothing survives
-    between tests; the kernel measures each test's CPU time and memory). ``submission``: one
-    child runs all the tests whatever they change (fastest; a program can leave state in
-    imported modules or threads, or tamper with what the harness reports about its own later
-    tests)."""
+    between tests). ``submission``: one child runs all the tests whatever they change
+    (fastest; a program can leave state in imported modules or threads for its later tests).
+    At every level the kernel measures each test's CPU time and memory, and a child's report
+    counts only in the order its harness sends them (docs/plain-run.md)."""
 
     ADAPTIVE = "adaptive"
     TEST = "test"

@@ -3,8 +3,16 @@
 Both are the same record, the fields of :class:`~evaluator.sandbox.records.RunResult` but the
 program's output: a fixed binary header, then the rare text fields as JSON (only when there
 are any), and the return value of a call-based test as a frame of its own, never escaped
-inside another document (it can be megabytes). A child's header starts with the run's key, so
-a frame the program writes on the channel itself is told apart (:func:`unpack_signed`).
+inside another document (it can be megabytes). A child's header starts with the run's key and
+the index of the test it reports (:func:`pack_signed`), so bytes a program writes on the
+channel by chance are told apart and a report is bound to its test.
+
+The key is no secret from the program: it runs in the harness's process and can reach the
+harness's sender (and read all its memory). Nothing the server decides rests on it: CPU time,
+peak memory, limits and the end of a test come from the kernel and the server, a report counts
+only in the number and order the harness sends them, and of a child's report the server keeps
+only what the program could have made its harness say anyway (:func:`child_fields`): its return
+value, an exception's name, an exit status.
 
 Nothing here is ever unpickled or unmarshalled: a server reads what an untrusted child wrote,
 so decoding is ``struct`` and JSON only, and anything malformed is "not a report".
@@ -17,6 +25,9 @@ import struct
 from typing import Any
 
 KEY_SIZE = 16
+_TEST = struct.Struct("<I")  # after the key: the number of the test reported
+_SIGNED = KEY_SIZE + _TEST.size
+_TEXT_CAP = 2000  # characters kept of a child's exception name, refused operation...
 STATUSES = (
     "ok",
     "exit",
@@ -116,20 +127,52 @@ def unpack(head: bytes, value: bytes) -> dict[str, Any] | None:
     return fields
 
 
-def pack_signed(key: bytes, fields: dict[str, Any]) -> tuple[bytes, bytes]:
-    """A child's report: its header starts with the run's key."""
+def pack_signed(key: bytes, test: int, fields: dict[str, Any]) -> tuple[bytes, bytes]:
+    """A child's report of its test number ``test`` (counted from its first): its header
+    starts with the run's key and that number."""
     head, value = pack(fields)
-    return key + head, value
+    return key + _TEST.pack(test) + head, value
 
 
-def unpack_signed(head: bytes, value: bytes, key: bytes) -> dict[str, Any] | None:
-    """A child's report, or None for a frame without the run's key (the program wrote it)."""
-    if head[:KEY_SIZE] != key or len(key) != KEY_SIZE:
+def unpack_signed(head: bytes, value: bytes, key: bytes) -> tuple[int, dict[str, Any]] | None:
+    """A child's report, as the number of the test it reports and its fields; None for a
+    frame without the run's key (bytes the program wrote) or that is not a report."""
+    if head[:KEY_SIZE] != key or len(key) != KEY_SIZE or len(head) < _SIGNED:
         return None
     try:
-        return unpack(head[KEY_SIZE:], value)
+        fields = unpack(head[_SIGNED:], value)
     except (UnicodeDecodeError, struct.error):
         return None
+    return None if fields is None else (_TEST.unpack_from(head, KEY_SIZE)[0], fields)
+
+
+# What a program's child may report: statuses its harness gives (a program can make it give
+# any of them, by returning, raising or exiting) and the fields that say which. Everything
+# else (CPU time, memory, limits, signals, output) is the server's to measure.
+PROGRAM_STATUSES = frozenset({"ok", "exit", "exception", "error", "bad_input"})
+_TEXT_FIELDS = ("exception", "blocked", "changed")
+
+
+def child_fields(fields: dict[str, Any]) -> dict[str, Any] | None:
+    """The part of a program's child's report the server keeps (its status, return value,
+    exception name, refused operation, exit status, ``checked``, ``changed``), or None when
+    its status is not one a harness gives (``worker_died``, ``not_started``...: the
+    sandbox's own, which a program could otherwise claim)."""
+    status = fields.get("status")
+    if status not in PROGRAM_STATUSES:
+        return None
+    kept: dict[str, Any] = {"status": status}
+    exit_code = fields.get("exit_code")
+    if type(exit_code) is int:
+        kept["exit_code"] = exit_code
+    for name in _TEXT_FIELDS:
+        if fields.get(name) is not None:
+            kept[name] = str(fields[name])[:_TEXT_CAP]
+    if fields.get("checked"):
+        kept["checked"] = True
+    if type(fields.get("value")) is str:
+        kept["value"] = fields["value"]
+    return kept
 
 
 def _int32(value: Any) -> int:

@@ -33,6 +33,7 @@ import resource
 import select
 import signal
 import sys
+import termios
 import time
 import traceback
 import types
@@ -41,7 +42,11 @@ from typing import Any
 
 from evaluator.sandbox import headers, kernel, reports, template
 from evaluator.sandbox.files import (
+    CLEAR_ENTRIES,
+    CLEAR_SECONDS,
     OVER_LIMIT,
+    Marks,
+    Unclean,
     clear_dir,
     fill,
     is_plain_name,
@@ -73,6 +78,14 @@ class TemplateGone(RuntimeError):
 TEMPLATE_GONE_EXIT = 75  # the server's exit status when its template died (killed from outside)
 
 
+class Retire(RuntimeError):
+    """The run dir (or a stdio memfd) could not be put back as made: the server exits after
+    the results it has sent, and the pool replaces the worker (not the job's failure)."""
+
+
+RETIRED_EXIT = 76  # the server's exit status when it retired
+
+
 def _ensure_stack(stack_mb: int) -> None:
     """The main thread's stack can only grow as far as RLIMIT_STACK allowed at exec time, so
     raise it and re-exec once: deep recursion then works in the program's main thread."""
@@ -86,7 +99,14 @@ def _ensure_stack(stack_mb: int) -> None:
 
 
 class _Child:
-    """A running sandbox child and the server's ends of its pipes."""
+    """A running sandbox child, the server's ends of its pipes, and what it has reported.
+
+    Its reports count in the number and order its harness sends them: one per test, carrying
+    the test's number (``test``: the test in progress, counted from the child's first). A
+    report for another test, a second one for a test, one sent before its test started, a
+    status only the sandbox gives, or more bytes on the channel than a report holds, is a
+    forgery (``forged`` says which): the program wrote it, with the harness's own sender or
+    its key, which it can reach (see :mod:`evaluator.sandbox.reports`)."""
 
     __slots__ = (
         "pid",
@@ -100,12 +120,29 @@ class _Child:
         "brief_fd",
         "statm",
         "held",
+        "test",
+        "taken",
+        "forged",
+        "statuses",
+        "proc_status",
+        "started",
+        "exited",
+        "eof",
+        "drained",
     )
 
     def __init__(self, pid: int, status_r: int, ctrl_w: int | None, key: bytes, brief_fd: int):
         self.pid, self.status_r, self.ctrl_w, self.key = pid, status_r, ctrl_w, key
         self.statm: int | None = None  # /proc/<pid>/statm, for a child held to resident memory
+        self.proc_status: int | None = None  # /proc/<pid>/status: a batch child's peak memory
         self.held = 0  # bytes it held (memory and files) when killed over the memory limit
+        self.test, self.taken = 0, False  # the test in progress; whether it has reported
+        self.started = True  # a test is in progress (a batch child's starts at its go-ahead)
+        self.exited = self.eof = False  # seen: its exit; the end of its report channel
+        self.drained = False  # both: nothing more can arrive
+        self.forged: str | None = None  # why a report on its channel was refused
+        # the statuses its reports may give: a program's harness's (None: a trusted child's)
+        self.statuses: frozenset[str] | None = reports.PROGRAM_STATUSES
         self.brief_fd = brief_fd  # the server's copy, back to the spares once the child is gone
         self.pidfd = os.pidfd_open(pid)
         self.poller = select.poll()
@@ -142,6 +179,25 @@ class _Child:
         except (OSError, IndexError, ValueError):
             return 0
 
+    def watch_peak(self) -> None:
+        """Open the child's ``status`` now, as ``statm`` (a batch child's peak memory is read
+        from it after each test; ``wait4`` gives it once the child has exited)."""
+        try:
+            self.proc_status = os.open(f"/proc/{self.pid}/status", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self.proc_status = None
+
+    def peak_kb(self) -> int:
+        """The child's peak resident memory so far, in KB, as the kernel counts it (``VmHWM``:
+        what ``wait4``'s ``ru_maxrss`` gives at its exit); its resident memory now when that
+        cannot be read."""
+        try:
+            text = os.pread(self.proc_status, 4096, 0)  # type: ignore[arg-type]
+            at = text.index(b"VmHWM:") + 6
+            return int(text[at : text.index(b"kB", at)])
+        except (OSError, TypeError, ValueError):
+            return self.resident() >> 10
+
 
 class Server:
     def __init__(
@@ -154,7 +210,7 @@ class Server:
     ) -> None:
         self.requests, self.resp_fd, self.link = requests, resp_fd, link
         self.tmp_root: str = config["tmp_root"]
-        self.run_dir = os.path.join(self.tmp_root, "run")  # reused, emptied after each child
+        self.run_dir = os.path.join(self.tmp_root, "run")  # reused: put back after each child
         # Test files are made and read through this descriptor: a program that renamed the
         # directory and left a symlink in its place cannot point the server elsewhere.
         self.run_fd = os.open(self.run_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -172,10 +228,24 @@ class Server:
         self.heavy_pattern = re.compile(rf"\b(?:{names})\b") if self.heavy else None
         self.heavy_link: _socket.socket | None = None
         self.heavy_pid: int | None = None
-        # Memfds kept between jobs (creating and closing seven per submission showed up in
-        # profiles) and one read buffer, written into and never reallocated.
-        self.spare_memfds: list[int] = []
-        self.inbox = bytearray(_INBOX)
+        # Nothing a program can mark is reused from one child to the next as it left it: the
+        # run dir's own attributes are put back (and checked) whenever it is emptied, a job's
+        # stdio memfds are made for it, made again for each test of a fresh child per test, and
+        # put back as made between the tests of a batch child (see _clean_run_dir, _put_input).
+        self.run_marks = Marks(self.run_fd)
+        probe = os.memfd_create("io", os.MFD_CLOEXEC)
+        self.stream_marks = Marks(probe, stream=True)
+        os.close(probe)
+        self.unused: set[int] = set()  # memfds made and not yet given to a child
+        self.dirty = False  # a child may have written in the run dir since it was emptied
+        self.unclean: str | None = None  # why the run dir could not be put back: retire
+        self.clear_limits = (
+            config.get("clear_entries", CLEAR_ENTRIES),
+            config.get("clear_seconds", CLEAR_SECONDS),
+        )
+        self.files_held = 0  # the watchdog's last count of the run dir's files ...
+        self.next_walk = 0.0  # ... and when it counts them again (see _holds)
+        self.inbox = bytearray(_INBOX)  # one read buffer, written into, never reallocated
         self.done_sent = False  # the job's results ended with the last one's frames
         warnings.simplefilter("ignore")  # after the template's fork: children keep theirs
         kernel.set_child_subreaper()
@@ -195,14 +265,14 @@ class Server:
                 self.run_program(job, binary)
             else:
                 self.run_job(job)
-            if self._reap_orphans():  # a descendant outlived its child: it may hold memfds
-                self._drop_spare_memfds()
+            if self._reap_orphans():  # a descendant outlived its child (a profile that allows
+                self.dirty = True  # processes): it may write in the run dir after its cleaning
         if self.heavy_link is not None:
             self.heavy_link.close()
             os.waitpid(self.heavy_pid, 0)
         self.link.close()  # the template sees the end of its socket and exits: reap it here,
         os.waitpid(self.template_pid, 0)  # so its CPU time reaches the pool's rusage
-        remove_tree(self.tmp_root)
+        # main() then removes the worker's directory (_leave_nothing), however serve ends
 
     def run_job(self, job: dict[str, Any]) -> None:
         job["heavy"] = bool(self.heavy_pattern and self.heavy_pattern.search(job["code"]))
@@ -227,17 +297,18 @@ class Server:
             os.close(executable)
             self._give_memfds(fds)
             os.unlink(self.program_path)  # no later job may find it
-        write_frames(self.resp_fd, DONE)
+        self._end_job()
 
     def _stage_program(self, binary: bytes) -> int:
-        """Write the job's program file (owner read and execute only) and open it for the
+        """Write the job's program file (read and execute only: the children's own user
+        executes it through a descriptor; its directory is root's alone) and open it for the
         children's exec; the descriptor. Runs after every child of the last job is reaped."""
         try:
             os.unlink(self.program_path)  # a job cut short by a crash left it
         except FileNotFoundError:
             pass
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
-        fd = os.open(self.program_path, flags, 0o500)
+        fd = os.open(self.program_path, flags, 0o555)
         try:
             view = memoryview(binary)
             while view:
@@ -255,7 +326,7 @@ class Server:
                 header, out, err = self._run_split(job)
                 if header.get("status") != "unsplittable":
                     self._send_result(header, out, err)
-                    write_frames(self.resp_fd, DONE)
+                    self._end_job()
                     return
             # A syntax error, or tests that pass the candidate something that cannot cross
             # processes: run them joined, in one module, as HumanEval's own harness does.
@@ -271,7 +342,7 @@ class Server:
             finally:
                 self._give_memfds(fds)
             if not self.done_sent:
-                write_frames(self.resp_fd, DONE)
+                self._end_job()
             return
         try:
             for text in inputs:
@@ -291,7 +362,7 @@ class Server:
                     break
         finally:
             self._give_memfds(fds)
-        write_frames(self.resp_fd, DONE)
+        self._end_job()
 
     def _run_test(self, job, fds, text, executable=None):
         """One test in a fresh child (isolation ``test``). A stdin program's verdict comes
@@ -301,19 +372,21 @@ class Server:
         program file) the child executes it, held to resident memory (see _await_report)."""
         limits = job["limits"]
         script = job["mode"] == "stdin"
-        self._put_input(job, fds[0], text)  # stdout/stderr were emptied when last read
+        self._put_input(job, fds, text)  # fresh stdio memfds, the input in place
         if executable is None:
             child = self._spawn(_brief(job, "run", count=1), fds, heavy=job["heavy"])
         else:
             brief = {"role": "exec", "limits": limits, "argv": job["argv"]}
             child = self._spawn(brief, fds, (executable,))
         start_wall = time.monotonic()
+        # The test ends when the child has exited: a report counts only then, and only from
+        # a child that exited cleanly (a program that reports and spins is a TLE).
         report, limit = self._await_report(
             child,
             limits,
             start_wall,
             0.0,
-            until_exit=script,
+            until_exit=True,
             stop=job.get("early_exit"),
             fast=executable is not None,
         )
@@ -322,12 +395,15 @@ class Server:
         if limit == "stop":
             self._clean_run_dir()
             return None
-        if executable is not None and report is not None:  # only before its exec: it failed
+        forged = child.forged or _false_claim(job, report, text)
+        if forged is not None:
+            header = _forged_header(forged)
+        elif executable is not None and report is not None:  # only before its exec: it failed
             header = {"status": "not_started", "exception": str(report.get("exception"))[:300]}
         elif script:
             header = headers.from_wait(report, status)
         else:
-            header = headers.from_exit(report, status)
+            header = headers.from_exit(report if _clean_exit(status) else None, status)
         header["cpu_time"] = usage.ru_utime + usage.ru_stime
         header["peak_memory_kb"] = max(usage.ru_maxrss, child.held >> 10)
         header["wall_time"] = wall
@@ -351,34 +427,56 @@ class Server:
         limits, todo = job["limits"], job["inputs"][first:]
         brief = _brief(job, "batch", count=len(todo), staged=_has_files(job))
         child = self._spawn(brief, fds, batch=True, heavy=job["heavy"])
+        # The child's CPU clock when its test in progress began: every test is charged from
+        # the end of the one before (the first from the fork), so whatever the child does,
+        # all of its CPU time is some test's.
+        mark = 0.0
         try:
             for index, text in enumerate(todo):
-                self._put_input(job, fds[0], text)
-                start_cpu, start_wall = child.cpu(), time.monotonic()
-                try:
-                    os.write(child.ctrl_w, index.to_bytes(4, "big"))
-                    started = True
-                except OSError:  # the child is gone already (or closed its control pipe)
-                    started = False
+                self._put_input(job, fds, text, held=True)
+                start_wall = time.monotonic()
                 report, limit = (None, None)
-                if started:
+                if self._go_ahead(child, index):
                     report, limit = self._await_report(
-                        child, limits, start_wall, start_cpu, data=2, stop=job.get("early_exit")
+                        child, limits, start_wall, mark, stop=job.get("early_exit")
                     )
                 if limit == "stop":  # the pool judged an earlier test failed: skip the rest
                     return None
-                if report is None:  # killed or died mid-test: the kernel tells what happened
+                if report is None and limit is None and index and _never_started(child):
+                    # it ended between two tests (after a report it was not to end after):
+                    # this test never ran; it runs in a fresh child
+                    self._finish(child, kill=True)
+                    child = None
+                    return first + index
+                forged = child.forged or _false_claim(job, report, text)
+                # The child's last test (its brief's last, or one adaptive isolation ends it
+                # after) ends when the child has exited, cleanly, within the test's limits.
+                ends = forged is None and report is not None
+                ends = ends and (index == len(todo) - 1 or bool(report.get("changed")))
+                if ends:
+                    stop = job.get("early_exit")
+                    _, limit = self._await_report(
+                        child, limits, start_wall, mark, until_exit=True, stop=stop
+                    )
+                    if limit == "stop":
+                        return None
+                    forged = child.forged
+                if report is None or ends or forged is not None:  # the kernel tells the rest
                     header, out, err = self._batch_loss(
-                        child, fds, job, limit, start_cpu, start_wall, job["mode"] == "stdin"
+                        child, fds, job, report, limit, forged, mark, start_wall
                     )
                     child = None
                 else:  # the child waits for its next test: the output file stays as it is
+                    child.started = False  # until its next go-ahead: a report now is forged
+                    header = headers.from_exit(report, 0)
+                    cpu = max(child.cpu(), mark)  # 0.0 once it is gone (reaped below)
+                    header["cpu_time"], mark = cpu - mark, cpu
+                    header["peak_memory_kb"] = max(child.peak_kb(), child.held >> 10)
+                    header["wall_time"] = time.monotonic() - start_wall
+                    header["limit"] = headers.limit_from(header, limits)
                     header, out, err = self._with_file_output(
-                        job, *headers.batch_header(report, limits, start_wall)
+                        job, *headers.with_output(header, fds, limits)
                     )
-                    if header.get("changed"):  # adaptive: the child has stopped; go on fresh
-                        self._finish(child, kill=False)
-                        child = None
                 done = first + index + 1 == len(job["inputs"])
                 if done and child is not None:  # the job ends clean: its run dir empty, the
                     self._finish(child, kill=True)  # child reaped, when the pool hears of it
@@ -395,12 +493,41 @@ class Server:
             if child is not None:
                 self._finish(child, kill=True)
 
-    def _batch_loss(self, child, fds, job, limit, start_cpu, start_wall, script):
-        """A batch child that died or was killed mid-test: the kernel tells how, and the
-        stdio memfds still hold what the test wrote (the child empties them per report)."""
+    def _go_ahead(self, child: _Child, index: int) -> bool:
+        """Start the child's test ``index`` (its input is in place); False if it cannot start:
+        the child is gone, or it sent a report before the test started (``forged``)."""
+        try:  # what it wrote since its last report: the channel must hold no report yet
+            size = os.readv(child.status_r, [self.inbox])
+            child.buffer += memoryview(self.inbox)[:size]
+        except BlockingIOError:
+            pass
+        if child.buffer:  # between two tests any report is forged (see _out_of_order)
+            self._take_report(child, 1 << 62)
+        if child.forged is not None:
+            return False
+        child.test, child.taken, child.started = index, False, True
+        try:
+            os.write(child.ctrl_w, index.to_bytes(4, "big"))
+        except OSError:  # the child is gone already (or closed its control pipe)
+            child.started = False
+            return False
+        return True
+
+    def _batch_loss(self, child, fds, job, report, limit, forged, start_cpu, start_wall):
+        """A batch child's last test: it died or was killed mid-test, it sent a forged report,
+        or it reported its last test and exited (cleanly: its report stands; else the
+        kernel's word). The kernel tells how it ended and what the test cost (from
+        ``start_cpu``), and the stdio memfds hold what the test wrote."""
         limits = job["limits"]
         status, usage = self._finish(child, kill=True, clean=not job.get("output_file"))
-        header = headers.from_wait(None, status) if script else headers.from_exit(None, status)
+        if forged is not None:
+            header = _forged_header(forged)
+        elif report is not None and limit is None and _clean_exit(status):
+            header = headers.from_exit(report, status)
+        elif job["mode"] == "stdin":
+            header = headers.from_wait(None, status)
+        else:
+            header = headers.from_exit(None, status)
         header["cpu_time"] = max(0.0, usage.ru_utime + usage.ru_stime - start_cpu)
         header["peak_memory_kb"] = max(usage.ru_maxrss, child.held >> 10)
         header["wall_time"] = time.monotonic() - start_wall
@@ -460,27 +587,84 @@ class Server:
         """One test's result; with ``done``, the frame that ends the job in the same write
         (a write wakes the pool's thread, and a wake-up costs more than the bytes)."""
         head, value = reports.pack(header)
-        write_frames(self.resp_fd, head, value, out, err, *((DONE,) if done else ()))
+        retire = done and self.unclean is not None  # then no DONE: see _end_job
+        write_frames(self.resp_fd, head, value, out, err, *((DONE,) if done and not retire else ()))
         self.done_sent = done
+        if retire:
+            raise Retire(self.unclean)
+
+    def _end_job(self) -> None:
+        """The frame that ends the job's results; none when the run dir could not be put back
+        (``unclean``): the server retires instead, once every result of the job is out, and
+        the pool replaces it (see pool._Worker) before the next job."""
+        if self.unclean is not None:
+            raise Retire(self.unclean)
+        write_frames(self.resp_fd, DONE)
 
     def _clean_run_dir(self) -> None:
-        """Empty the run dir (always listed: a coarse mtime can miss a quick change)."""
-        clear_dir(self.run_dir)
+        """Empty the run dir (always listed: a coarse mtime can miss a quick change) and put
+        its own attributes back as it was made (:class:`~evaluator.sandbox.files.Marks`: mode,
+        owner, times, extended attributes, inode flags...), checked. The walk is bounded
+        (``clear_limits``) and cannot be defeated by a deep or odd tree. What cannot be put
+        back (a tree past the bounds; on ext4, a directory a program made grow, which never
+        shrinks) is kept in ``unclean``: once the current test's result is out the server
+        retires (_put_input, _end_job) and the pool gives the next test a fresh worker."""
+        try:
+            clear_dir(self.run_fd, *self.clear_limits)
+            why = None
+        except Unclean as exc:  # once more with its attributes back (its mode, say)
+            why = str(exc)
+            if self.run_marks.restore(self.run_fd) is None:
+                try:
+                    clear_dir(self.run_fd, *self.clear_limits)
+                    why = None
+                except Unclean as again:
+                    why = str(again)
+        why = why or self.run_marks.restore(self.run_fd)
+        if why is not None and self.unclean is None:
+            self.unclean = f"its run directory could not be put back: {why}"
+        self.dirty = False
         self.staged = 0
+        self.files_held, self.next_walk = 0, 0.0
 
-    def _put_input(self, job: dict[str, Any], stdin: int, text: str) -> None:
-        """The test's input on the stdin memfd, or with ``input_file`` in that file of the
-        run dir and stdin empty. A job with test files has its run dir emptied here, by the
-        server, before each test (a batch child leaves it alone: see inside.batch): no test
-        sees another's input or output file."""
+    def _put_input(self, job: dict[str, Any], fds: list[int], text: str, held=False) -> None:
+        """Before each test: the run dir emptied, by the server, if a child may have written
+        in it since it last was (between a batch child's tests too); the stdio memfds as
+        made: made afresh, or put back as made (:class:`~evaluator.sandbox.files.Marks`) when
+        a batch child holds them (``held``); then the test's input on the stdin memfd, or with
+        ``input_file`` in that file of the run dir and stdin empty. So no test sees another's
+        input or output file, nor a mark an earlier one left on its directory or streams. A
+        run dir that could not be put back retires the worker here, before the test starts."""
         name = job.get("input_file")
-        if _has_files(job):
+        _has_files(job)  # checks the names
+        if self.dirty:
             self._clean_run_dir()
+        if self.unclean is not None:
+            raise Retire(self.unclean)
+        self._fresh_streams(fds, held)
+        self.dirty = True  # the test's child may write from now on
         if name is None:
-            _fill_input(stdin, text)
+            _fill_input(fds[0], text)
             return
-        fill(stdin, b"")
+        fill(fds[0], b"")
         self.staged = write_file(self.run_fd, name, _input_bytes(text))
+
+    def _fresh_streams(self, fds: list[int], held: bool) -> None:
+        """The stdio memfds as a new child gets them. One no child held yet is as made; one
+        a batch child holds (``held``) has its attributes put back (and checked); any other
+        is replaced, at the same number, by a new memfd (as cheap, and nothing of the old
+        one can remain)."""
+        for fd in fds:
+            if fd in self.unused:
+                self.unused.discard(fd)
+            elif held:
+                why = self.stream_marks.restore(fd)
+                if why is not None:
+                    raise Retire(f"a stdio memfd could not be put back: {why}")
+            else:
+                new = os.memfd_create("io", os.MFD_CLOEXEC)
+                os.dup2(new, fd, inheritable=False)
+                os.close(new)
 
     def _with_file_output(self, job, header: dict[str, Any], out: bytes, err: bytes, clean=False):
         """A test's result frames with ``output_file``'s bytes as its stdout (read once the
@@ -530,6 +714,14 @@ class Server:
                 os.close(ctrl_r)
         child = _Child(pid, status_r, ctrl_w, key, brief_fd)
         child.watch_resident()  # now: before the child can exec or drop its dumpable bit
+        os.set_blocking(status_r, False)  # the server's end: read when there is something
+        if batch:
+            child.watch_peak()
+            child.started = False  # until its first go-ahead
+        if brief["role"] == "check":  # the problem's tests over plain data: trusted
+            child.statuses = None
+        elif brief["role"] == "exec":  # reports only when its exec failed, before the program
+            child.statuses = _EXEC_STATUSES
         return child
 
     def _fork(self, fds: list[int], heavy: bool = False) -> int:
@@ -586,17 +778,17 @@ class Server:
         start_wall: float,
         start_cpu: float,
         partner=None,
-        data=0,
         until_exit=False,
         stop=False,
         fast=False,
     ):
-        """Wait for the child's report (and with ``data=2`` the test's stdout and stderr
-        after it) while enforcing the CPU limit (the child's CPU clock,
-        unforgeable; with ``partner``, the candidate of a split test, the two together) and
-        the wall-clock backstop. Returns (report, limit hit). With ``until_exit``, waits
-        until the child has exited and returns its last report (None if it sent none). With
-        ``stop`` (early exit), a stop from the pool kills the child: (None, "stop").
+        """Wait for the child's report of its test in progress while enforcing the CPU limit
+        (the child's CPU clock, which the kernel keeps, from ``start_cpu``; with ``partner``,
+        the candidate of a split test, the two together) and the wall-clock backstop.
+        Returns (report, limit hit). With ``until_exit``, waits until the child has exited
+        and returns the report it sent (None if it sent none). With ``stop`` (early exit), a
+        stop from the pool kills the child: (None, "stop"). A forged report (see
+        :class:`_Child`) kills the child: (None, None), ``child.forged`` says why.
 
         The program (``partner`` when there is one, else the child) is killed ("memory")
         when what it holds grows past the memory limit: its resident memory (shared mappings
@@ -606,20 +798,25 @@ class Server:
         cpu_limit = limits["cpu_time"]
         wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
         memory_limit = limits["memory_mb"] << 20
+        cap = memory_limit + _REPORT_ROOM  # a report holds a return value the child held
         program = partner if partner is not None else child
         tick = 0.01 if fast else min(0.1, max(0.01, cpu_limit / 10))
         poller = child.poller
-        exited = False
         last = None
         if stop:  # a stop from the pool wakes the wait (checked after each test as well)
             poller.register(self.requests.fd, select.POLLIN)
         while True:
-            report = self._take_report(child, data)
+            report = self._take_report(child, cap)
+            if child.forged is not None:
+                self._kill(child, partner)
+                return None, None
             if report is not None:
                 if not until_exit:
                     return report, None
                 last = report
                 continue
+            if child.drained:  # it has exited and nothing more can arrive
+                return last, None
             left = start_wall + wall_limit - time.monotonic()
             if left <= 0:
                 self._kill(child, partner)
@@ -630,19 +827,18 @@ class Server:
                     self._kill(child, partner)
                     return None, "stop"
                 events.pop(self.requests.fd)
-            eof = False
             if child.status_r in events:
                 size = os.readv(child.status_r, [self.inbox])
                 if size:
                     child.buffer += memoryview(self.inbox)[:size]
                     continue
                 poller.unregister(child.status_r)  # EOF: only the exit is left to see
-                eof = True
-            if child.pidfd in events or exited:
-                exited = True
-                poller.unregister(child.pidfd) if child.pidfd in events else None
-                if eof or child.status_r not in events:  # nothing more can arrive
-                    return (self._take_report(child, data) or last), None
+                child.eof = True
+            if child.pidfd in events:
+                poller.unregister(child.pidfd)
+                child.exited = True
+            if child.exited:
+                child.drained = child.eof or child.status_r not in events
                 continue
             held = self._holds(program, memory_limit) if not events else 0
             if held > memory_limit:  # first: a program over both limits at a tick crossed
@@ -657,25 +853,40 @@ class Server:
         """Bytes the program holds: its resident memory and its files in the run directory
         (on a tmpfs /tmp they are memory too; anywhere, a program must not fill a disk)."""
         resident = program.resident()
-        files = tree_bytes(self.run_dir, limit - resident + 1 + self.staged)
-        return resident + max(0, files - self.staged)  # the input file is the test's
+        now = time.monotonic()
+        if now >= self.next_walk:  # the walk (at any depth, each entry a page at least:
+            # files.tree_bytes) takes at most a third of the server's time: a tree so big that
+            # its walk takes longer than a tick is counted every few ticks, the last count
+            # standing in between
+            self.files_held = tree_bytes(self.run_fd, limit - resident + 1 + self.staged)
+            self.next_walk = now + 2 * (time.monotonic() - now)
+        return resident + max(0, self.files_held - self.staged)  # the input file is the test's
 
     @staticmethod
-    def _take_report(child: _Child, data: int):
-        """The next signed report in the child's buffer (its header and value frames, and
-        with ``data`` its frames after them: the test's stdout and stderr), skipping frames
-        the program wrote on the channel itself (they lack the run's key: ignored, so they
-        can neither pass a test nor shift the reports of the tests after it); None until one
-        is complete."""
+    def _take_report(child: _Child, cap: int):
+        """The child's report of its test in progress, once complete in its buffer (its
+        header and value frames); None until then. Frames without the run's key are skipped:
+        bytes a program wrote on the channel by chance pass no test and shift no report. A
+        signed report out of the harness's order (see :class:`_Child`) sets ``forged``, and
+        so do more bytes waiting than a report holds (``cap``)."""
         buffer = child.buffer
-        while (end := frames_end(buffer, 2 + data)) is not None:
-            frames = split_frames(buffer, 2 + data)
-            report = reports.unpack_signed(frames[0], frames[1], child.key)
-            if report is None:  # drop the first frame: the report may start at the next
+        while (end := frames_end(buffer, 2)) is not None:
+            head, value = split_frames(buffer, 2)
+            signed = reports.unpack_signed(head, value, child.key)
+            if signed is None:  # drop the first frame: the report may start at the next
                 del buffer[: frames_end(buffer, 1)]
                 continue
             del buffer[:end]
-            return (report, *frames[2:]) if data else report
+            test, fields = signed
+            child.forged = _out_of_order(child, test, fields)
+            if child.forged is not None:
+                return None
+            child.taken = True
+            if child.statuses is reports.PROGRAM_STATUSES:
+                return reports.child_fields(fields)
+            return fields
+        if len(buffer) > cap:
+            child.forged = "more bytes on the report channel than a report holds"
         return None
 
     @staticmethod
@@ -697,7 +908,7 @@ class Server:
         if kill:
             self._kill(child)
         _, status, usage = os.wait4(child.pid, 0)
-        for fd in (child.pidfd, child.status_r, child.ctrl_w, child.statm):
+        for fd in (child.pidfd, child.status_r, child.ctrl_w, child.statm, child.proc_status):
             if fd is not None:
                 os.close(fd)
         self._give_memfds([child.brief_fd])
@@ -706,23 +917,19 @@ class Server:
         return status, usage
 
     def _take_memfds(self, count: int) -> list[int]:
-        spare = self.spare_memfds
-        taken = [spare.pop() for _ in range(min(count, len(spare)))]
-        return taken + [os.memfd_create("io", os.MFD_CLOEXEC) for _ in range(count - len(taken))]
+        """New memfds: a job's stdio, a child's brief. None is ever reused from another job
+        (a program can mark a memfd: its mode, extended attributes, inode flags, times, and
+        the owner, signal, flags and lease of the description it shares with the server);
+        keeping them cost more in putting them back as made than in making them."""
+        fds = [os.memfd_create("io", os.MFD_CLOEXEC) for _ in range(count)]
+        self.unused.update(fds)
+        return fds
 
     def _give_memfds(self, fds: list[int]) -> None:
-        """Back to the spares, emptied (a killed test may have left output behind) and with
-        their status flags reset (a program may have set O_APPEND on the shared description).
-        Only this server holds them now: every child of the job has been reaped."""
+        """Closed: every child that held them has been reaped."""
         for fd in fds:
-            os.ftruncate(fd, 0)
-            fcntl.fcntl(fd, fcntl.F_SETFL, 0)
-        self.spare_memfds += fds
-
-    def _drop_spare_memfds(self) -> None:
-        for fd in self.spare_memfds:
+            self.unused.discard(fd)
             os.close(fd)
-        self.spare_memfds = []
 
     def _reap_orphans(self) -> bool:
         """Reap descendants that outlived their child (re-parented here: the server is a
@@ -745,6 +952,8 @@ class Server:
 
 
 _INBOX = 256 << 10
+_EXEC_STATUSES = frozenset({"not_started"})
+_REPORT_ROOM = 1 << 20  # a report's header, beyond its value (bounded by the memory limit)
 DONE = b""  # the frame that ends a job's results
 PROGRAM_NAME = "solution"  # the staged program file (its children's /proc/self/exe)
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -780,6 +989,56 @@ def _has_files(job: dict[str, Any]) -> bool:
     return any(name is not None for name in names)
 
 
+def _never_started(child: _Child) -> bool:
+    """Whether a batch child that sent no report for its test in progress is gone without
+    having read the test's go-ahead (or before it could be sent): the test never ran."""
+    if child.forged is not None:
+        return False
+    if not child.started:
+        return True
+    try:
+        waiting = fcntl.ioctl(child.ctrl_w, termios.FIONREAD, b"\0\0\0\0")  # type: ignore[arg-type]
+    except OSError:
+        return False
+    return int.from_bytes(waiting, sys.byteorder) > 0
+
+
+def _clean_exit(status: int) -> bool:
+    """Whether ``wait4``'s status is the harness's own end after its report (exit status 0)."""
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def _forged_header(why: str) -> dict[str, Any]:
+    """The result of a test whose report the program forged: a runtime error (the sandbox
+    refused what it did), whatever the report said."""
+    return {"status": "exception", "exception": "ForgedReport", "blocked": why}
+
+
+def _false_claim(job: dict[str, Any], report: dict[str, Any] | None, text: str) -> str | None:
+    """Why ``report`` (a program's child's) claims what its harness cannot have said: a
+    broken test (not judged) whose input is sound, or in a mode whose tests take no JSON."""
+    if report is None or report.get("status") != "bad_input":
+        return None
+    if job["mode"] == "call" and not harness.input_is_json(text):
+        return None
+    return "a report of a broken test whose input is sound"
+
+
+def _out_of_order(child: _Child, test: int, fields: dict[str, Any]) -> str | None:
+    """Why a signed report ``child`` sent for test ``test`` is not one its harness sends
+    now (None when it is)."""
+    if not child.started:
+        return "a report sent before its test started"
+    if test != child.test:
+        return "a report for a test other than the one in progress"
+    if child.taken:
+        return "a second report for one test"
+    status = fields.get("status")
+    if child.statuses is not None and status not in child.statuses:
+        return f"a report with the status {str(status)[:40]!r}, which only the sandbox gives"
+    return None
+
+
 def _cpu(child: _Child, partner: _Child | None) -> float:
     return child.cpu() + (partner.cpu() if partner is not None else 0.0)
 
@@ -811,6 +1070,40 @@ def main() -> None:
     except TemplateGone as exc:  # the pool replaces this worker and goes on with the job
         print(f"fork server: {exc}", file=sys.stderr)
         sys.exit(TEMPLATE_GONE_EXIT)
+    except Retire:  # the pool replaces this worker (and goes on with the job, if any is left)
+        sys.exit(RETIRED_EXIT)
+    finally:
+        _leave_nothing(settings["tmp_root"])
+
+
+def _leave_nothing(tmp_root: str) -> None:
+    """However the server ends (a retirement, its template lost, its pool gone mid-job): its
+    children killed and reaped, then its directory removed, whatever tree a program left
+    there (files.remove_tree). The pool removes it as well once the server has exited (a
+    server killed from outside never gets here)."""
+    for _ in range(3):
+        try:
+            with open(f"/proc/self/task/{os.getpid()}/children", "rb") as listing:
+                pids = [int(pid) for pid in listing.read().split()]
+        except OSError:
+            pids = []
+        for pid in pids:
+            for kill in (os.killpg, os.kill):  # a child leads its own group once set up
+                try:
+                    kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        for pid in pids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        if not pids:
+            break
+    try:
+        remove_tree(tmp_root)
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

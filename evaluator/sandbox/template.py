@@ -6,7 +6,9 @@ test's output, in live objects and in freed memory it has not reused yet; childr
 it could read a sibling completion's answers and print them. So the server forks this template
 once, at start-up, before it has read any job, and never forks again. The template pre-imports
 the modules solutions commonly use, builds the confinement once (seccomp BPF, Landlock ruleset,
-empty network namespace) and then only forks: the server sends the child's file descriptors
+empty network and IPC namespaces, the unprivileged user its children run as, a mount namespace
+that opens the way to the interpreter for that user when a directory on it is closed to
+others) and then only forks: the server sends the child's file descriptors
 over a unix socket (``SCM_RIGHTS``, no payload), the template forks a child with
 ``CLONE_PARENT`` (so the server is its parent: it reaps it with ``wait4``, exact peak memory)
 and answers with the pid. The child reads what to run (the "brief": its code object, compiled
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import _signal
 import _socket
+import _thread
 import array
 import base64
 import fcntl
@@ -28,6 +31,7 @@ import math
 import os
 import resource
 import signal
+import stat
 import sys
 import traceback
 from typing import Any
@@ -87,14 +91,18 @@ class Template:
         self.profile: dict[str, Any] = config["profile"]
         self.heavy: list[str] = list(config.get("heavy", []))
         self.info: dict[str, Any] = {"template_pid": os.getpid()}
+        self.server_pid = os.getppid()  # every child's parent (CLONE_PARENT)
         _preload(PRELOAD + list(config.get("preload", [])))
-        self.bpf = self._seccomp("seccomp_bpf")
-        self.exec_bpf = self._seccomp("seccomp_exec_bpf")  # a child that runs a program file
+        # Namespaces, then the children's own user (before the Landlock ruleset: a directory
+        # covered for them must be opened for its rules in the view they will have).
+        self.child_ids = self._isolate()
+        # A child that keeps the grader's user owns what the grader owns: the filter's
+        # variant for it also refuses the calls only ownership would stop (see the profile).
+        same = "_same_user" if self.child_ids is None else ""
+        self.bpf = self._seccomp("seccomp_bpf" + same)
+        self.exec_bpf = self._seccomp("seccomp_exec_bpf" + same)  # a child that execs a file
         self.ruleset_fd = self._landlock()
-        self.info["network_namespace"] = bool(
-            self.profile.get("network_namespace") and os.geteuid() == 0 and kernel.unshare_network()
-        )
-        self.drop_caps = bool(self.profile.get("drop_capabilities")) and os.geteuid() == 0
+        self.drop_caps = bool(self.profile.get("drop_capabilities"))
         # Signals a child ignores (the interpreter's, those the server inherited, SIGPIPE):
         # put back to their defaults before a program file is executed.
         ignored = {n for n in _settable_signals() if _signal.getsignal(n) == _signal.SIG_IGN}
@@ -116,6 +124,66 @@ class Template:
         bpf = self.profile.get(key)
         return kernel.SeccompProgram(base64.b64decode(bpf)) if bpf else None
 
+    def _isolate(self) -> tuple[int, int] | None:
+        """What a child shares with the host, cut once here for every child of this worker:
+        new network and IPC namespaces (root only: System V shared memory, message queues,
+        semaphores and POSIX message queues made in a child die with the worker, and no
+        other worker's children see them), and the user the children run as, the
+        worker's own (:func:`~evaluator.sandbox.kernel.child_ids`), which owns nothing on
+        the host. Its ids, or None when the children keep the grader's user (not root, or
+        no user could be made to work: ``info["child_uid"]`` says which; docs/plain-run.md,
+        "No privilege")."""
+        root = os.geteuid() == 0
+        profile, info = self.profile, self.info
+        info["network_namespace"] = bool(
+            profile.get("network_namespace") and root and kernel.unshare(kernel.CLONE_NEWNET)
+        )
+        info["ipc_namespace"] = bool(
+            profile.get("ipc_namespace") and root and kernel.unshare(kernel.CLONE_NEWIPC)
+        )
+        info["mount_namespace"] = False
+        info["child_uid"] = info["child_gid"] = None
+        if not (root and profile.get("unprivileged_child")):
+            return None
+        ids = kernel.child_ids(self.server_pid, profile.get("child_id_base"))
+        needed = self._needed_paths()
+        try:
+            if any(kernel.closed_to_others(path) for path in needed):
+                # a directory on the way that the children's user may not search
+                if not kernel.unshare(kernel.CLONE_NEWNS):
+                    return None
+                info["mount_namespace"] = True
+                _expose(needed)
+            os.chmod(self.tmp_root, 0o711)  # the way to the run dir (not its listing)
+            # The run dir: the children's group may make files there, not change it (the
+            # sticky bit: nor set extended attributes on it); the server (root) owns it.
+            os.chown(self.run_dir, 0, ids[1])
+            os.chmod(self.run_dir, 0o1770)
+            works = _works_as(ids, needed, self.run_dir)
+        except OSError as exc:
+            info["child_user_error"] = str(exc)
+            works = False
+        if not works:  # the children keep the grader's user: put the directories back
+            os.chown(self.run_dir, 0, 0)
+            os.chmod(self.run_dir, 0o700)
+            os.chmod(self.tmp_root, 0o700)
+            return None
+        info["child_uid"], info["child_gid"] = ids
+        return ids
+
+    def _needed_paths(self) -> list[str]:
+        """What a child reaches by path: the readable paths, the program interpreters, the
+        worker's directory (its run dir is in it)."""
+        paths = [*self.profile.get("readable", []), *self._interpreters(), self.tmp_root]
+        return sorted({os.path.realpath(p) for p in paths if os.path.exists(p)})
+
+    @staticmethod
+    def _interpreters() -> list[str]:
+        """The dynamic loaders a program file may name (``PT_INTERP``): the ones this
+        interpreter and the shell use, which the system's compilers link against."""
+        found = {kernel.elf_interpreter(os.path.realpath(p)) for p in (sys.executable, "/bin/sh")}
+        return sorted(p for p in found if p and os.path.isfile(p))
+
     def _landlock(self) -> int | None:
         abi = kernel.landlock_abi() if self.profile.get("landlock") else 0
         self.info["landlock_abi"] = abi
@@ -124,14 +192,21 @@ class Template:
         created = kernel.landlock_create_ruleset(abi)
         ruleset = fcntl.fcntl(created, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD + 100)
         os.close(created)
+        # Nothing is executable but a job's program file and the dynamic loader the kernel
+        # starts it with (an exec needs both the read and the execute right); the one exec a
+        # child makes is the seccomp filter's business (see _exec_program).
+        read = kernel.FS_READ_FILE | kernel.FS_READ_DIR
         for path in self.profile.get("readable", []):
-            kernel.landlock_allow(ruleset, path, kernel.FS_READ)
+            kernel.landlock_allow(ruleset, path, read)
+        for path in self._interpreters():
+            kernel.landlock_allow(ruleset, path, kernel.FS_READ_FILE | kernel.FS_EXECUTE)
         for path in ("/dev/null", "/dev/zero", "/dev/full"):
             if os.path.exists(path):
-                kernel.landlock_allow(ruleset, path, kernel.FS_READ | kernel.FS_WRITE_FILE)
+                kernel.landlock_allow(ruleset, path, kernel.FS_READ_FILE | kernel.FS_WRITE_FILE)
         # Writes only in the run directory, which the server empties after each child: not
         # in the worker's directory around it, where a file would outlive the submission.
-        kernel.landlock_allow(ruleset, self.run_dir, kernel.fs_rights(abi))
+        # Nothing written there can be executed.
+        kernel.landlock_allow(ruleset, self.run_dir, kernel.fs_rights(abi) & ~kernel.FS_EXECUTE)
         # The program file of the job being run (read and execute only: no run can change
         # what a later test of the same job executes).
         kernel.landlock_allow(ruleset, self.program_dir, kernel.FS_READ_FILE | kernel.FS_EXECUTE)
@@ -265,18 +340,26 @@ class Template:
         finally:
             os._exit(code)
 
-    def _confine(self, bpf: kernel.SeccompProgram | None = None, exec_next: bool = False) -> None:
-        bpf = bpf or self.bpf
-        if self.ruleset_fd is not None or bpf is not None:
+    def _confine(self, exec_next: bool = False) -> None:
+        """Landlock, the worker's user (the kernel clears every capability when a process
+        leaves uid 0; none can come back: no_new_privs) or no capabilities left; then, but for a child that executes a program file (``exec_next``: it loads
+        its own variant, see :meth:`_exec_program`), the seccomp filter, last: it forbids
+        some of the calls before it."""
+        if self.ruleset_fd is not None or self.bpf is not None or self.exec_bpf is not None:
             kernel.set_no_new_privs()
         if self.ruleset_fd is not None:
             kernel.landlock_restrict_self(self.ruleset_fd)
-        if self.drop_caps:
-            if exec_next:  # else the exec by uid 0 would give every capability back
-                kernel.set_securebits_no_root()
+        if self.child_ids is not None:
+            kernel.become(*self.child_ids)
+            kernel.set_parent_death_signal(_SIGKILL)  # the change of user cleared it
+            if os.getppid() != self.server_pid:  # the server died before that
+                raise RuntimeError("the fork server is gone")
+        elif self.drop_caps:  # the grader's own user: root's capabilities go by hand
+            if exec_next and os.geteuid() == 0:
+                kernel.set_securebits_no_root()  # else the exec by uid 0 gives them all back
             kernel.drop_capabilities()
-        if bpf is not None:
-            kernel.load_seccomp_bpf(bpf)  # last: it forbids some of the calls above
+        if self.bpf is not None and not exec_next:
+            kernel.load_seccomp_bpf(self.bpf)
 
     def _exec_program(self, brief: dict[str, Any], layout: Layout) -> None:
         """Become the job's program file (a compiled binary), confined as every child is:
@@ -293,11 +376,17 @@ class Template:
         try:
             for which, pair in _program_rlimits(brief["limits"]):
                 resource.setrlimit(which, pair)
-            self._confine(self.exec_bpf, exec_next=True)
+            self._confine(exec_next=True)
             os.closerange(kernel.PROGRAM_FD + 1, layout.reports)
             os.closerange(layout.reports + 1, 1 << 16)
             for number in self.ignored:  # an exec keeps ignored signals ignored; a plain
                 _signal.signal(number, _signal.SIG_DFL)  # run from a shell has none
+            if self.exec_bpf is not None:
+                # Exactly one exec: the filter sends every execveat to a listener this child
+                # holds close-on-exec, and a thread lets this one through. The exec closes
+                # the listener; after it the kernel fails each execveat (ENOSYS).
+                listener = kernel.load_seccomp_listener(self.exec_bpf)
+                _thread.start_new_thread(kernel.let_one_call_through, (listener, os.getpid()))
             _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
             kernel.execveat(kernel.PROGRAM_FD, list(brief["argv"]), dict(os.environ))
         except OSError as exc:  # the sandbox's fault (a noexec mount, a foreign binary)
@@ -368,6 +457,74 @@ def start(config: dict[str, Any], close: tuple[int, ...]) -> tuple[_socket.socke
     if not hello:
         raise RuntimeError("the fork template failed to start (see above)")
     return ours, json.loads(hello)
+
+
+def _expose(paths: list[str]) -> None:
+    """Make each of ``paths`` (real paths) reachable by a user who owns nothing, in this
+    mount namespace only (made private first: nothing propagates to the host's): each
+    directory on the way that others may not search is covered by a read-only tmpfs that
+    holds only the way on, bind mounts of its entries that lead to ``paths``. Its other
+    entries are hidden; what lies beyond keeps its own permissions (and Landlock's rules,
+    which are on the same inodes)."""
+    kernel.mount(None, "/", None, kernel.MS_REC | kernel.MS_PRIVATE)
+    seen: set[str] = set()
+    while True:
+        blocked = None
+        for path in paths:
+            parts = path.split("/")
+            for end in range(2, len(parts)):
+                way = "/".join(parts[:end])
+                if not os.stat(way).st_mode & stat.S_IXOTH:
+                    blocked = way
+                    break
+            if blocked is not None:
+                break
+        if blocked is None:
+            return
+        if blocked in seen:  # covered, and still not searchable: cannot be done
+            raise OSError(f"cannot open the way to {blocked} for the sandbox's user")
+        seen.add(blocked)
+        names = sorted(
+            {p[len(blocked) + 1 :].split("/")[0] for p in paths if p.startswith(blocked + "/")}
+        )
+        held = [
+            (name, os.open(os.path.join(blocked, name), os.O_PATH | os.O_CLOEXEC)) for name in names
+        ]
+        quiet = kernel.MS_NOSUID | kernel.MS_NODEV | kernel.MS_NOEXEC
+        kernel.mount(
+            "tmpfs", blocked, "tmpfs", quiet, f"mode=755,size=64k,nr_inodes={len(names) + 8}"
+        )
+        for name, fd in held:
+            target = os.path.join(blocked, name)
+            if stat.S_ISDIR(os.fstat(fd).st_mode):
+                os.mkdir(target, 0o755)
+            else:
+                os.close(os.open(target, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
+            kernel.mount(f"/proc/self/fd/{fd}", target, None, kernel.MS_BIND | kernel.MS_REC)
+            os.close(fd)
+        kernel.mount(None, blocked, None, kernel.MS_REMOUNT | kernel.MS_RDONLY | quiet)
+
+
+def _works_as(ids: tuple[int, int], paths: list[str], run_dir: str) -> bool:
+    """Whether a process of the user ``ids`` can be made (the ids are valid here: not so in a
+    user namespace that does not map them), reach every one of ``paths`` and make a file in
+    ``run_dir``; tried in a throwaway child."""
+    pid = kernel.fork_lean()
+    if pid == 0:  # pragma: no cover - the probe
+        code = 1
+        try:
+            kernel.become(*ids)
+            for path in paths:
+                os.stat(path)
+            probe = os.path.join(run_dir, ".probe")
+            os.close(os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o600))
+            os.unlink(probe)
+            code = 0
+        except BaseException:  # noqa: BLE001 - the answer is the exit status
+            pass
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return status == 0
 
 
 def _settable_signals() -> list[int]:

@@ -1,25 +1,9 @@
-"""Servers keep their stdio and stdin memfds between jobs: nothing may carry over from one job
-to the next, and a descendant that outlives its job (possible only where a profile allows
-processes) makes the server drop them."""
+"""A job's stdio memfds are its own (they used to be kept between jobs, and carried what a
+program set on them): nothing may carry over from one job or test to the next."""
 
 from __future__ import annotations
 
-import os
-
 from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
-
-
-def _server_memfds(pool: SandboxPool) -> set[int]:
-    server = pool.info["pid"]  # the one worker's fork server
-    inodes = set()
-    for name in os.listdir(f"/proc/{server}/fd"):
-        path = f"/proc/{server}/fd/{name}"
-        try:
-            if os.readlink(path).startswith("/memfd:"):
-                inodes.add(os.stat(path).st_ino)
-        except OSError:
-            pass
-    return inodes
 
 
 def test_output_of_a_killed_test_does_not_reach_the_next_job(tmp_path):
@@ -50,23 +34,39 @@ def test_flags_a_program_sets_do_not_reach_the_next_job(tmp_path):
             assert after.runs[0].stdout == b"[0, 0, 0]\n"
 
 
-def test_memfds_are_reused_and_dropped_when_a_descendant_survives(tmp_path):
+INODES = "import os\nprint(*(os.fstat(fd).st_ino for fd in (0, 1, 2)))\n"
+
+
+def _inodes(result) -> list[set[int]]:
+    return [set(map(int, run.stdout.split())) for run in result.runs]
+
+
+def test_no_memfd_is_reused_by_a_later_job_or_test(tmp_path):
+    """A program can mark a memfd (its mode, extended attributes, inode flags, times; the
+    owner, signal, flags and lease of the description it shares with the server): a job's
+    stdio memfds are its own, made afresh for each test at ``test`` isolation (a batch child
+    keeps its own, put back as made between its tests), and none is given to a later job, not
+    even when a descendant that outlived its job (possible only where a profile allows
+    processes) still holds one."""
     survivor = (
         "import os, time\n"
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
         "    time.sleep(3)\n"
         "    os._exit(0)\n"
-        "print('parent done')\n"
+        "print(*(os.fstat(fd).st_ino for fd in (0, 1, 2)))\n"
     )
     with SandboxPool(workers=1, profile="permissive", tmp_dir=tmp_path) as pool:
-        pool.run(Job("print(input())", ["1", "2"], isolation=Isolation.SUBMISSION))
-        first = _server_memfds(pool)
-        pool.run(Job("print(input())", ["3", "4"], isolation=Isolation.SUBMISSION))
-        assert _server_memfds(pool) == first  # kept between jobs
-        result = pool.run(Job(survivor, [""], isolation=Isolation.SUBMISSION))
-        assert result.runs[0].stdout == b"parent done\n"
-        # The survivor may hold them: the server drops them all before it reads the next job.
-        after = pool.run(Job("print(input())", ["5"], isolation=Isolation.SUBMISSION))
-        assert after.runs[0].stdout == b"5\n"
-        assert not _server_memfds(pool) & first
+        jobs: list[set[int]] = []  # the memfds each job's tests had
+        for isolation in (Isolation.SUBMISSION, Isolation.TEST):
+            runs = _inodes(pool.run(Job(INODES, ["1", "2"], isolation=isolation)))
+            if isolation is Isolation.TEST:  # a fresh child per test, fresh memfds
+                assert not runs[0] & runs[1]
+            else:  # one child: its own, put back as made between its tests
+                assert runs[0] == runs[1]
+            jobs.append(runs[0] | runs[1])
+        jobs += _inodes(pool.run(Job(survivor, [""], isolation=Isolation.SUBMISSION)))
+        jobs += _inodes(pool.run(Job(INODES, ["5"], isolation=Isolation.SUBMISSION)))
+        assert all(len(inodes) >= 3 for inodes in jobs)
+        for n, inodes in enumerate(jobs):
+            assert all(not inodes & later for later in jobs[n + 1 :]), jobs

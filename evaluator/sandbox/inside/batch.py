@@ -18,18 +18,18 @@ child.
   test, at both levels. What the harness owns never carries: its streams (put back when the
   program replaced them), the recursion and int/str digit limits, its report channel.
 
-Each report carries the test's CPU time and peak memory as this process measures them (the
-server's watchdog reads the kernel's clock) and the test's stdout and stderr.
+Each report says what the test's code did (its return value, exception or exit status) and
+which test it was; nothing else. The server measures the test from the kernel (the child's CPU
+clock from the end of the last test to this report, its peak memory) and reads what it wrote
+from the stdio memfds; the child's last test ends when the child has exited.
 """
 
 from __future__ import annotations
 
 import os
-import resource
 import sys
 from typing import Any
 
-from evaluator.sandbox.files import STDERR_KEEP, clear_dir, read_output
 from evaluator.sandbox.inside import harness, interpreter, state, wipe
 
 
@@ -48,50 +48,36 @@ def read_input(fd: int) -> bytearray:
     return data
 
 
-class Meter:
-    """A test's CPU time and the process's peak memory, as ``getrusage`` reads them."""
-
-    __slots__ = ("start",)
-
-    def __init__(self) -> None:
-        self.start = 0.0
-
-    def begin(self) -> None:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        self.start = usage.ru_utime + usage.ru_stime
-
-    def end(self, report: dict[str, Any]) -> None:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        report["cpu_time"] = usage.ru_utime + usage.ru_stime - self.start
-        report["peak_memory_kb"] = usage.ru_maxrss
-
-
 class Channel:
     """The harness's descriptors of a batch child: the control pipe and spare copies of the
     stdio memfds (a test may close or replace fds 0-2)."""
 
-    __slots__ = ("ctrl", "stdin", "stdout", "stderr", "output_limit", "program_fds")
+    __slots__ = ("ctrl", "stdin", "stdout", "stderr", "program_fds")
 
-    def __init__(self, layout: Any, output_limit: int) -> None:
+    def __init__(self, layout: Any) -> None:
         self.program_fds = range(3, layout.lowest)  # where the program's own files open
         self.ctrl = layout.at(1)
         self.stdin, self.stdout, self.stderr = layout.at(2), layout.at(3), layout.at(4)
-        self.output_limit = output_limit
+
+    def next_test(self) -> int | None:
+        """The number of the next test (see :func:`next_test`); its report will say it."""
+        index = next_test(self.ctrl)
+        if index is not None:
+            harness.begin_test(index)
+        return index
 
     def restore_stdio(self) -> None:
         os.dup2(self.stdin, 0)
         os.dup2(self.stdout, 1)
         os.dup2(self.stderr, 2)
 
-    def report(self, report: dict[str, Any]) -> bool:
-        """Send the test's report with what it wrote; False if the program broke the channel
-        (it closed the harness's descriptors): this child then ends."""
+    @staticmethod
+    def report(report: dict[str, Any]) -> bool:
+        """Send the test's report (what it wrote stays in the memfds, for the server to read);
+        False if the program broke the channel (it closed the harness's descriptors): this
+        child then ends."""
         try:
-            out = read_output(self.stdout, self.output_limit)
-            err = read_output(self.stderr, self.output_limit)
-            report["stdout_truncated"] = len(out) >= self.output_limit
-            report["stderr_truncated"] = len(err) > STDERR_KEEP
-            harness.send_report(report, out, err[-STDERR_KEEP:])
+            harness.send_report(report)
         except OSError:
             return False
         return True
@@ -106,7 +92,7 @@ class Channel:
 
 def run_batch(brief: dict[str, Any], layout: Any, run_dir: str, snapshot: Any) -> None:
     """Run the tests the server starts, until it has no more or a test ends this child."""
-    channel = Channel(layout, brief["limits"]["output_bytes"])
+    channel = Channel(layout)
     if brief["mode"] == "call":
         _call_tests(brief, channel)
     elif brief["mode"] == "assertion":
@@ -117,12 +103,10 @@ def run_batch(brief: dict[str, Any], layout: Any, run_dir: str, snapshot: Any) -
 
 def _assertion_tests(brief: dict[str, Any], channel: Channel) -> None:
     """Assertion programs joined with their tests (one test: ``check`` runs them all)."""
-    func, last, meter = brief.get("func_name") or "", brief["count"] - 1, Meter()
-    while (index := next_test(channel.ctrl)) is not None:
+    func, last = brief.get("func_name") or "", brief["count"] - 1
+    while (index := channel.next_test()) is not None:
         channel.restore_stdio()
-        meter.begin()
         report = harness.run_assertion(brief["code"], brief["program"], func)
-        meter.end(report)
         channel.forget_input()
         if not channel.report(report):
             interpreter.end_process(70)
@@ -176,8 +160,8 @@ def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
     module = harness.Module(brief["code"], brief["program"], brief["preamble"])
     func, last = brief.get("func_name") or "", brief["count"] - 1
     recursion, digits = sys.getrecursionlimit(), sys.get_int_max_str_digits()
-    streams, meter = None, Meter()
-    while (index := next_test(channel.ctrl)) is not None:
+    streams = None
+    while (index := channel.next_test()) is not None:
         channel.restore_stdio()
         if streams is None:
             streams = _Streams()
@@ -185,11 +169,9 @@ def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
             streams.before_test()
         sys.setrecursionlimit(recursion)  # the harness's: reset for every test
         sys.set_int_max_str_digits(digits)
-        meter.begin()
         raw = read_input(0)
         report = harness.run_call(module, func, raw, streams.stderr)
         streams.after_test()
-        meter.end(report)
         wipe.buffer(raw)
         del raw
         channel.forget_input()
@@ -207,16 +189,12 @@ def _script_tests(brief: dict[str, Any], channel: Channel, run_dir: str, snapsho
     code, program, last = brief["code"], brief["program"], brief["count"] - 1
     adaptive = brief.get("isolation") == "adaptive"
     baseline = state.Baseline(snapshot, adaptive, channel.program_fds)
-    meter = Meter()
-    # With test files the server empties the run dir and writes the input file before
-    # announcing the test (and reads the output file after its report): not cleared here.
-    own_dir = not brief.get("staged")
-    while (index := next_test(channel.ctrl)) is not None:
-        if index and own_dir:
-            clear_dir(run_dir)
+    # The server empties the run dir, puts it and the stdio memfds back as made, and writes a
+    # test's input file before announcing the test (and reads an output file after its
+    # report): nothing of an earlier test's files or marks is left for this one to see.
+    while (index := channel.next_test()) is not None:
         channel.restore_stdio()
         baseline.reset()
-        meter.begin()
         final = index == last
         policy = "final" if final else ("adaptive" if adaptive else "continue")
         status, extra, ended = harness.run_script_test(code, program, policy)
@@ -225,7 +203,6 @@ def _script_tests(brief: dict[str, Any], channel: Channel, run_dir: str, snapsho
         report = harness.script_report(status, extra)
         if ended and not final:  # its threads were joined as at interpreter exit
             report["changed"], final = "threads were started", True
-        meter.end(report)
         if adaptive and not final:
             changed = baseline.changed()
             if changed is not None:

@@ -1,5 +1,7 @@
 """The in-sandbox half of the harnesses: runs inside the forked child, after the limits and
-the seccomp/Landlock confinement are in place, and reports one test's outcome on fd 3.
+the seccomp/Landlock confinement are in place, and reports one test's outcome on its report
+channel (what a report may say, and what the server takes from the kernel instead: the fork
+server's :class:`~evaluator.sandbox.server._Child`, docs/plain-run.md).
 
 Imported by the fork template at start-up so each child gets it for free; it must stay small
 and import nothing heavy. Nothing here decides a verdict: the child only runs the program
@@ -13,6 +15,7 @@ import json
 import marshal
 import math
 import os
+import struct
 import sys
 import traceback
 import types
@@ -20,7 +23,6 @@ from typing import Any
 
 from evaluator.sandbox import reports
 from evaluator.sandbox.inside import interpreter, plain, state, wipe
-from evaluator.sandbox.wire import write_frames
 
 SOURCE_NAME = interpreter.SCRIPT
 TRACEBACK_FRAMES = 30  # the last frames only: a RecursionError at depth 1e6 is huge
@@ -366,25 +368,58 @@ def flush_streams(*streams: Any) -> None:
             pass
 
 
-def _unarmed(report: dict[str, Any], *data: bytes) -> None:
+def _unarmed(report: dict[str, Any]) -> None:
     raise RuntimeError("arm_reports() was not called")
 
 
 _send = _unarmed
+_LENGTH = struct.Struct(">I")  # a frame's length (evaluator.sandbox.wire)
+_test = [0]  # the number of the test in progress in this child (counted from its first)
+_write = os.write  # bound here, in the template: a program that replaces os.write does not
+# rewrite the reports (one that finds this binding can, and gains nothing: see below)
 
 
 def arm_reports(key: bytes, fd: int) -> None:
-    """Bind the run's report key and channel into the sender (a closure, not a global or a
-    frame local, so a program that walks frames or module globals for it does not find it)."""
+    """Bind the run's report key and channel into the sender.
+
+    The key only tells the harness's frames from bytes a program writes on the channel by
+    chance: it is no secret from the program, which shares this process (it can call the
+    sender, or read the key from memory). What the server accepts does not rest on it: one
+    report per test, bound to the test's number, counted only when the child is done with
+    the test (a per-test child once it has exited cleanly), its CPU time and memory the
+    kernel's, and of its fields only those a program could make its harness say anyway
+    (:func:`evaluator.sandbox.reports.child_fields`)."""
     global _send
 
-    def send(report: dict[str, Any], *data: bytes) -> None:
-        write_frames(fd, *reports.pack_signed(key, report), *data)
+    def send(report: dict[str, Any]) -> None:
+        head, value = reports.pack_signed(key, _test[0], report)
+        data = memoryview(_LENGTH.pack(len(head)) + head + _LENGTH.pack(len(value)) + value)
+        while data:
+            data = data[_write(fd, data) :]
 
     _send = send
 
 
-def send_report(report: dict[str, Any], *data: bytes) -> None:
-    """Write one test's report on the report channel (:mod:`evaluator.sandbox.reports`, signed
-    with the run's key), and frames of ``data`` after it (a batch child's stdout and stderr)."""
-    _send(report, *data)
+def begin_test(number: int) -> None:
+    """A batch child starts its test ``number``: its report says so."""
+    _test[0] = number
+
+
+def send_report(report: dict[str, Any]) -> None:
+    """Write the test's report on the report channel (:mod:`evaluator.sandbox.reports`:
+    signed with the run's key and the test's number)."""
+    _send(report)
+
+
+def input_is_json(text: str) -> bool:
+    """Whether a call-based test's input is one JSON value per non-blank line, as
+    :func:`run_call` reads it: the fork server's check of a child that says its test's
+    input is not (a program could otherwise claim a broken test, which is not judged)."""
+    try:
+        with _harness_room():
+            for line in text.split("\n"):
+                if line.strip():
+                    json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return True
