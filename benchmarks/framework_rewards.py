@@ -1,0 +1,250 @@
+"""OpenRLHF's and slime's reward paths, side by side with the library, in one run.
+
+Workload: issue 24's RL reward (``speed/rl_reward.py``): two problems of 10 small tests (a
+stdin sum, a call-based ``evens``), ``--completions`` fenced answers to each (default 128:
+256 in all), half right, half wrong; each labelled by a dataset row as the frameworks pass
+it (the sum as a TACO row, ``evens`` as a LiveCodeBench row, both JSON text). Strategies,
+all on ``--workers`` fork servers:
+
+``openrlhf-url``  OpenRLHF 0.11.2's own client (``SingleTurnAgentExecutor.
+    _fetch_rewards_via_http``: a new aiohttp session and one ``POST /get_reward`` per
+    sample, OpenRLHF's query = prompt + response + ``<|im_end|>``), the 256 samples at once
+    as its rollout tasks run.
+``openrlhf-file``  the same through its ``.py`` path (``_fetch_rewards_via_func``: our
+    ``reward_func`` per sample in a worker thread), the file loaded by OpenRLHF's loader.
+``slime-url``  slime's ``remote_rm`` shape (one shared aiohttp session, ``TCPConnector(
+    limit=64)``; one ``POST /slime/reward`` of ``{"prompt", "response", "label"}`` per
+    sample), the 256 at once.
+``slime-rm``  ``await evaluator.reward.slime.rm(args, sample)`` per sample, the 256 at once.
+``slime-group-rm``  ``--group-rm``: ``await rm(args, group)`` for 32 groups of 8.
+``ours-in-process``  a warm :class:`evaluator.CodeReward` (binary), called as TRL calls it
+    with the same rows as its columns: the baseline.
+
+OpenRLHF and slime send one sample per request or call (their clients cannot batch), so
+each of those paths pays a request's or a call's cost per completion; ``slime-group-rm`` is
+the one batched path (target: within 1.2x of in-process). Every reward is checked against
+what the completion is; a mismatch voids the run (exit 1). ``--repeat K`` rounds, order
+rotated, medians; overhead per completion = (path - in-process) / completions.
+
+Usage: ``python benchmarks/framework_rewards.py [--completions 128] [--workers 2]
+[--repeat 3] [--json benchmarks/results/framework_rewards.json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import aiohttp
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "speed"))
+sys.path.insert(0, str(HERE))
+
+from rl_reward import TESTS, make_completions, make_tests  # noqa: E402
+from serve_throughput import Server  # noqa: E402
+
+from evaluator import CodeReward  # noqa: E402
+from evaluator.reward.openrlhf import REWARD_FUNC_FILE  # noqa: E402
+from evaluator.reward.slime import rm  # noqa: E402
+
+STRATEGIES = [
+    "openrlhf-url",
+    "openrlhf-file",
+    "slime-url",
+    "slime-rm",
+    "slime-group-rm",
+    "ours-in-process",
+]
+PROMPT = "<|im_start|>user\nSolve problem {}.<|im_end|>\n<|im_start|>assistant\n"
+EOS = "<|im_end|>"
+
+
+def labels_of(tests) -> dict[str, str]:
+    """Each problem as a dataset row: the sum as TACO's, ``evens`` as LiveCodeBench's."""
+    taco = {
+        "question": "Print the sum of the integers on the line.",
+        "input_output": json.dumps(
+            {"inputs": [i for i, _ in tests["sum"]], "outputs": [o for _, o in tests["sum"]]}
+        ),
+    }
+    cases = [{"input": i, "output": o, "testtype": "functional"} for i, o in tests["evens"]]
+    lcb = {
+        "question_id": "evens",
+        "public_test_cases": json.dumps(cases[:3]),
+        "private_test_cases": json.dumps(cases[3:]),
+        "metadata": json.dumps({"func_name": "evens"}),
+    }
+    return {"sum": json.dumps(taco), "evens": json.dumps(lcb)}
+
+
+class Sample(SimpleNamespace):
+    """What slime's reward reads of its ``Sample``."""
+
+
+def run_openrlhf(executor, completions, labels, http: bool) -> list[float]:
+    fetch = executor._fetch_rewards_via_http if http else executor._fetch_rewards_via_func
+
+    async def one(index, c):
+        prompt = PROMPT.format(index // 8)
+        [answer] = await fetch([prompt + c.text + EOS], [prompt], [labels[c.problem]])
+        return float(answer["rewards"][0])
+
+    async def run():
+        return await asyncio.gather(*(one(i, c) for i, c in enumerate(completions)))
+
+    return asyncio.run(run())
+
+
+def slime_samples(completions, labels) -> list[Sample]:
+    return [
+        Sample(
+            index=i, prompt=PROMPT.format(i // 8), response=c.text + EOS, label=labels[c.problem]
+        )
+        for i, c in enumerate(completions)
+    ]
+
+
+def run_slime_url(url: str, completions, labels) -> list[float]:
+    samples = slime_samples(completions, labels)
+
+    async def run():
+        connector = aiohttp.TCPConnector(limit=64, enable_cleanup_closed=True)
+        timeout = aiohttp.ClientTimeout(total=120)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+
+            async def one(sample):
+                payload = {"prompt": sample.prompt, "response": sample.response}
+                payload["label"] = sample.label
+                async with session.post(url, json=payload) as resp:
+                    resp.raise_for_status()
+                    return await resp.json()
+
+            return await asyncio.gather(*(one(s) for s in samples))
+
+    return asyncio.run(run())
+
+
+def run_slime_rm(completions, labels, group: int | None) -> list[float]:
+    samples = slime_samples(completions, labels)
+    args = SimpleNamespace(custom_rm_path="evaluator.reward.slime.rm", group_rm=group is not None)
+
+    async def run():
+        if group is None:
+            return await asyncio.gather(*(rm(args, s) for s in samples))
+        groups = [samples[i : i + group] for i in range(0, len(samples), group)]
+        rewards = await asyncio.gather(*(rm(args, g) for g in groups))
+        return [r for rs in rewards for r in rs]
+
+    return asyncio.run(run())
+
+
+def run_in_process(reward: CodeReward, completions, labels) -> list[float | None]:
+    rows = {name: json.loads(text) for name, text in labels.items()}
+    keys = sorted({key for row in rows.values() for key in row})
+    columns = {key: [rows[c.problem].get(key) for c in completions] for key in keys}
+    return reward(
+        prompts=[PROMPT] * len(completions),
+        completions=[c.text for c in completions],
+        completion_ids=[[] for _ in completions],
+        **columns,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--completions", type=int, default=128, help="per problem")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=24)
+    parser.add_argument("--json", help="write every figure here")
+    args = parser.parse_args(argv)
+    if args.workers != (os.cpu_count() or 1):
+        print(
+            f"note: the in-process adapters' shared pool has one worker per core "
+            f"({os.cpu_count()}), the server and the baseline {args.workers}"
+        )
+    from openrlhf.utils.agent import SingleTurnAgentExecutor
+
+    tests = make_tests(random.Random(args.seed))
+    completions = make_completions(args.completions, tests, args.seed)
+    labels = labels_of(tests)
+    expected = [1.0 if c.passes == TESTS else 0.0 for c in completions]
+    server = Server(args.workers)
+    reward = CodeReward(mode="binary", workers=args.workers)
+    by_url = SingleTurnAgentExecutor(f"{server.url}/get_reward")
+    by_file = SingleTurnAgentExecutor(str(REWARD_FUNC_FILE))
+    runners = {
+        "openrlhf-url": lambda: run_openrlhf(by_url, completions, labels, http=True),
+        "openrlhf-file": lambda: run_openrlhf(by_file, completions, labels, http=False),
+        "slime-url": lambda: run_slime_url(f"{server.url}/slime/reward", completions, labels),
+        "slime-rm": lambda: run_slime_rm(completions, labels, None),
+        "slime-group-rm": lambda: run_slime_rm(completions, labels, 8),
+        "ours-in-process": lambda: run_in_process(reward, completions, labels),
+    }
+    rows: dict[str, list[float]] = {name: [] for name in STRATEGIES}
+    void: dict[str, list[int]] = {}
+    try:
+        for name in STRATEGIES:  # warm-up: pools started, imports done, problems decoded
+            runners[name]()
+        for r in range(args.repeat):
+            shift = r % len(STRATEGIES)
+            for name in STRATEGIES[shift:] + STRATEGIES[:shift]:
+                started = time.perf_counter()
+                got = runners[name]()
+                rows[name].append(time.perf_counter() - started)
+                bad = [i for i, (e, g) in enumerate(zip(expected, got, strict=True)) if e != g]
+                if bad:
+                    void[name] = bad[:5]
+    finally:
+        reward.close()
+        server.close()
+    medians = {name: statistics.median(times) for name, times in rows.items()}
+    library = medians["ours-in-process"]
+    count = len(completions)
+    print(
+        f"{count} completions x {TESTS} tests, {args.workers} workers, "
+        f"{args.repeat} rounds (medians)"
+    )
+    print(
+        f"{'path':16s} {'wall s':>8s} {'compl/s':>8s} {'x in-process':>13s} {'ms/compl over':>14s}"
+    )
+    overhead = {}
+    for name in STRATEGIES:
+        overhead[name] = 1000 * (medians[name] - library) / count
+        print(
+            f"{name:16s} {medians[name]:8.3f} {count / medians[name]:8.0f} "
+            f"{medians[name] / library:12.2f}x {overhead[name]:14.2f}"
+        )
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "args": vars(args),
+                    "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+                    "cpu_count": os.cpu_count(),
+                    "rounds_s": rows,
+                    "median_s": medians,
+                    "over_in_process": {n: medians[n] / library for n in STRATEGIES},
+                    "overhead_ms_per_completion": overhead,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
+    if void:
+        print(f"VOID: rewards that do not match their completions: {void}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
