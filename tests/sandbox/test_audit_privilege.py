@@ -719,7 +719,7 @@ def test_a_grader_that_is_not_root_still_works(host_ipc):
                     raise OSError(ctypes.get_errno(), f"mount {{target}}")
             assert libc.unshare(0x20000) == 0  # CLONE_NEWNS: this process's view only
             mount(None, "/", None, 16384 | (1 << 18))  # MS_REC | MS_PRIVATE
-            for wanted in (os.path.realpath(sys.prefix), {root!r}):
+            for wanted in (os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix), {root!r}):
                 parts = wanted.split("/")
                 for end in range(2, len(parts)):  # the first directory on the way that
                     way = "/".join(parts[:end])  # others may not search: a tmpfs over it
