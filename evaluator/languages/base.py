@@ -60,6 +60,7 @@ class Build:
     message: str = ""
     output: str = ""
     seconds: float = 0.0
+    timed_out: bool = False  # no binary because the build ran past its time limits
 
     @property
     def ok(self) -> bool:

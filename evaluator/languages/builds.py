@@ -60,11 +60,22 @@ class Builder:
         self._closed = False
         self.built = 0  # builds run (not answered from the cache)
 
-    def submit(self, language: Language, source: str, flags: tuple[str, ...]) -> Future[Build]:
+    def submit(
+        self,
+        language: Language,
+        source: str,
+        flags: tuple[str, ...],
+        limits: BuildLimits | None = None,
+    ) -> Future[Build]:
         """The build of ``source`` (a future; shared with every earlier submit of the same
-        source, language and flags). The future raises ``OSError`` when the toolchain
-        cannot run at all (not installed, no confinement possible)."""
-        key = _key(language, source, flags)
+        source, language, flags and limits), under ``limits`` (default: the builder's: a
+        request's own, SandboxFusion's ``compile_timeout``). The future raises ``OSError``
+        when the toolchain cannot run at all (not installed, no confinement possible)."""
+        limits = limits or self.limits
+        # The limits are part of the key: a build that timed out under a short limit must
+        # not answer a request that allows more, nor one that built under a long limit a
+        # request that allows less (SandboxFusion would time it out).
+        key = _key(language, source, flags, limits)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the builder is closed")
@@ -72,7 +83,7 @@ class Builder:
             if found is not None:
                 self._builds.move_to_end(key)
                 return found
-            future = self._executor.submit(self._build, language, source, flags)
+            future = self._executor.submit(self._build, language, source, flags, limits)
             self._builds[key] = future
         future.add_done_callback(lambda done: self._kept(key, done))
         return future
@@ -111,9 +122,11 @@ class Builder:
 
     # -- in the build threads -------------------------------------------------------------
 
-    def _build(self, language: Language, source: str, flags: tuple[str, ...]) -> Build:
+    def _build(
+        self, language: Language, source: str, flags: tuple[str, ...], limits: BuildLimits
+    ) -> Build:
         extra, readable = self._prepared_for(language, flags)
-        tool = ConfinedTool(self.limits, (*language.toolchain_paths, *readable), user=self._user)
+        tool = ConfinedTool(limits, (*language.toolchain_paths, *readable), user=self._user)
         with tempfile.TemporaryDirectory(prefix="build-", dir=self._directory()) as work:
             build = language.build(source, (*flags, *extra), work, tool)
         with self._lock:
@@ -180,9 +193,9 @@ class Builder:
                     del self._builds[old]
 
 
-def _key(language: Language, source: str, flags: tuple[str, ...]) -> str:
+def _key(language: Language, source: str, flags: tuple[str, ...], limits: BuildLimits) -> str:
     digest = hashlib.sha256()
-    for part in (language.name, language.version(), "\0".join(flags)):
+    for part in (language.name, language.version(), "\0".join(flags), repr(limits)):
         digest.update(part.encode("utf-8", "surrogatepass") + b"\0\1")
     digest.update(source.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()

@@ -29,9 +29,10 @@ __all__ = ["LANGUAGE", "Cpp"]
 SOURCE = "solution.cpp"
 BINARY = "solution"
 _ERROR = re.compile(r"\berror\b|undefined reference|multiple definition")
+_CPU_LIMIT = "its CPU time limit"
 # What g++'s driver says when a limit stopped one of its programs (cc1plus, as, ld).
 _LIMITS = (
-    ("CPU time limit exceeded", "its CPU time limit"),
+    ("CPU time limit exceeded", _CPU_LIMIT),
     ("File size limit exceeded", "its output size limit"),
     ("memory exhausted", "its memory limit"),
     ("Cannot allocate memory", "its memory limit"),
@@ -82,7 +83,9 @@ class Cpp(Language):
         if run.status == 0 and run.limit is None and os.path.isfile(binary):
             with open(binary, "rb") as file:
                 return Build(file.read(), output=output, seconds=run.seconds)
-        return Build(None, _failure(run, output, tool), output, run.seconds)
+        message = _failure(run, output, tool)
+        timed_out = run.limit == "wall" or message == f"compilation over {_CPU_LIMIT}"
+        return Build(None, message, output, run.seconds, timed_out)
 
     def prepare(self, flags: tuple[str, ...], directory: str, tool: Tool) -> tuple[str, ...]:
         """Precompile ``bits/stdc++.h`` with ``flags`` (into ``directory/include/bits``);

@@ -488,16 +488,93 @@ def is_plain_name(name: object) -> bool:
     )
 
 
-def write_file(dir_fd: int, name: str, data: bytes) -> int:
+def write_file(dir_fd: int, name: str, data: bytes, mode: int | None = None) -> int:
     """Create ``name`` in the directory ``dir_fd`` (it must not exist: the caller emptied the
-    directory) holding ``data``; what it counts toward the files held (:func:`held_bytes`)."""
+    directory) holding ``data``, with ``mode`` if given (whatever the umask), else 0o644
+    less the umask; what it counts toward the files held (:func:`held_bytes`)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
     try:
+        if mode is not None:
+            os.fchmod(fd, mode)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
         return held_bytes(os.fstat(fd))
+    finally:
+        os.close(fd)
+
+
+MAX_PATH_PARTS = 16  # directories (and the file) a job's given or fetched path may name
+
+
+def is_relative_path(path: object) -> bool:
+    """Whether ``path`` names a file below a directory: plain names (:func:`is_plain_name`)
+    joined by ``/``, at most :data:`MAX_PATH_PARTS` of them (``Job.files``, ``fetch_files``).
+    Never absolute, never ``.`` or ``..``, no empty part: it cannot leave the directory."""
+    if not isinstance(path, str) or len(path) > 4096:
+        return False
+    parts = path.split("/")
+    if len(parts) > MAX_PATH_PARTS:
+        return False
+    try:
+        return all(is_plain_name(part) for part in parts)
+    except UnicodeEncodeError:  # a lone surrogate no file name can hold
+        return False
+
+
+def _open_dirs(dir_fd: int, parts: list[str], make: bool) -> int:
+    """The directory ``parts`` names below ``dir_fd``, opened (made first with ``make``:
+    writable by anyone, as the program's user needs them); each step opened without
+    following a link. The caller closes the descriptor."""
+    fd = os.dup(dir_fd)
+    try:
+        for part in parts:
+            made = False
+            if make:
+                try:
+                    os.mkdir(part, 0o700, dir_fd=fd)
+                    made = True
+                except FileExistsError:  # an earlier file's directory
+                    pass
+            below = os.open(part, _DIR, dir_fd=fd)
+            os.close(fd)
+            fd = below
+            if made:  # through the descriptor: the name may have been swapped since
+                os.fchmod(fd, 0o777)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def write_path(dir_fd: int, path: str, data: bytes) -> int:
+    """Create the file ``path`` (:func:`is_relative_path`) below ``dir_fd`` holding ``data``,
+    with the directories it names; the file readable and writable by the program's user
+    (SandboxFusion's ``files`` are the program's to change). What it counts toward the files
+    held (:func:`held_bytes`). Raises ``OSError`` where a part exists and is not a
+    directory, or the file exists."""
+    *parts, name = path.split("/")
+    fd = _open_dirs(dir_fd, parts, make=True)
+    try:
+        return write_file(fd, name, data, 0o666)
+    finally:
+        os.close(fd)
+
+
+def read_path(dir_fd: int, path: str, limit: int) -> tuple[bytes, str | None]:
+    """:func:`read_regular` of ``path`` (:func:`is_relative_path`) below ``dir_fd``: each
+    directory on the way opened without following a link; ``missing`` when one is not
+    there or is not a directory."""
+    *parts, name = path.split("/")
+    try:
+        fd = _open_dirs(dir_fd, parts, make=False)
+    except FileNotFoundError:
+        return b"", "missing"
+    except OSError as exc:  # a link or a file where a directory should be (ELOOP, ENOTDIR)
+        return b"", f"unreadable ({exc.strerror})"
+    try:
+        return read_regular(fd, name, limit)
     finally:
         os.close(fd)
 

@@ -3,12 +3,15 @@ happened. Plain dataclasses, converted to and from JSON-able dicts for the fork-
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import signal
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from evaluator.sandbox.files import is_plain_name
+from evaluator.sandbox.files import is_plain_name, is_relative_path
 
 
 class Isolation(StrEnum):
@@ -107,19 +110,38 @@ class Job:
     # that is missing or not a regular file is ``RunResult.file_error``. Plain names.
     input_file: str | None = None
     output_file: str | None = None
+    # More files in the run directory, for STDIN jobs (SandboxFusion's ``files`` and
+    # ``fetch_files``): ``files`` written there before each test (relative paths, their
+    # directories made; the program may change them), ``fetch_files`` read back after each
+    # test by the same rules as ``output_file`` (regular files, never a link), at most
+    # ``fetch_bytes`` in all: :meth:`RunResult.fetched`.
+    files: dict[str, bytes] = field(default_factory=dict)
+    fetch_files: list[str] = field(default_factory=list)
+    fetch_bytes: int = 8 << 20
 
     def __post_init__(self) -> None:
         for name in (self.input_file, self.output_file):
             if name is not None and not is_plain_name(name):
                 raise ValueError(f"a job's input and output files are plain names, not {name!r}")
-        if (self.input_file or self.output_file) and self.mode is not Mode.STDIN:
-            raise ValueError(f"input and output files are for stdin jobs, not {self.mode}")
+        staged = [self.input_file, self.output_file, *self.files, *self.fetch_files]
+        if any(staged) and self.mode is not Mode.STDIN:
+            raise ValueError(f"files in the run directory are for stdin jobs, not {self.mode}")
+        check_paths(self.files, self.fetch_files, self.input_file)
+
+    def _wire_files(self) -> dict[str, Any]:
+        """The test files' fields of the job's JSON (``files``' bytes as base64)."""
+        wire: dict[str, Any] = {"input_file": self.input_file, "output_file": self.output_file}
+        if self.files or self.fetch_files:
+            wire["files"] = {p: base64.b64encode(d).decode() for p, d in self.files.items()}
+            wire["fetch_files"] = list(self.fetch_files)
+            wire["fetch_bytes"] = self.fetch_bytes
+        return wire
 
     def to_wire(self) -> dict[str, Any]:
         """The job's JSON for the fork server; an executable travels as a frame of its own
         after it (``executable`` says so here)."""
         self.__post_init__()  # the fields may have been set since
-        files = {"input_file": self.input_file, "output_file": self.output_file}
+        files = self._wire_files()
         if self.executable is not None:
             return {
                 "code": "",
@@ -144,6 +166,26 @@ class Job:
             "preamble": self.preamble,
             "environment": self.environment,
         }
+
+
+def check_paths(files: dict[str, bytes], fetch: list[str], input_file: str | None = None) -> None:
+    """Raise ``ValueError`` naming a path of ``files`` or ``fetch`` that is not a relative
+    path below the run directory (:func:`~evaluator.sandbox.files.is_relative_path`), or a
+    given file that another's directory would have to be (``a`` and ``a/b``), or the
+    test's input file."""
+    for path in (*files, *fetch):
+        if not is_relative_path(path):
+            raise ValueError(f"a run directory's file is a relative path below it, not {path!r}")
+    given = set(files)
+    for path in files:
+        parts = path.split("/")
+        for depth in range(1, len(parts)):
+            if "/".join(parts[:depth]) in given:
+                raise ValueError(f"{path!r} needs {'/'.join(parts[:depth])!r} as a directory")
+    if input_file is not None and (
+        input_file in given or any(p.startswith(input_file + "/") for p in given)
+    ):
+        raise ValueError(f"the test's input file {input_file!r} is also a given file")
 
 
 @dataclass(slots=True)
@@ -183,6 +225,21 @@ class RunResult:
             return signal.Signals(self.signal).name
         except ValueError:
             return str(self.signal)
+
+    def fetched(self) -> tuple[dict[str, bytes], dict[str, str]]:
+        """A STDIN test's ``Job.fetch_files`` as the server read them back: each file's bytes
+        by path, and why each other was not read (``missing``, ``a symbolic link``, ``over
+        the limit``...). They travel in ``value``, which a STDIN test has no other use for
+        (:meth:`~evaluator.sandbox.server.Server._with_file_output`); nothing for a job
+        that fetched nothing or a result that is not a report of one (a dead worker)."""
+        if not self.value:
+            return {}, {}
+        try:
+            record = json.loads(self.value)
+            files = {p: base64.b64decode(d, validate=True) for p, d in record["files"].items()}
+            return files, {str(p): str(why) for p, why in record["not_read"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError, binascii.Error):
+            return {}, {}
 
     @property
     def clean_exit(self) -> bool:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import _socket
 import array
+import base64
 import fcntl
 import json
 import marshal
@@ -50,11 +51,14 @@ from evaluator.sandbox.files import (
     clear_dir,
     fill,
     is_plain_name,
+    is_relative_path,
     read_output,
+    read_path,
     read_regular,
     remove_tree,
     tree_bytes,
     write_file,
+    write_path,
 )
 from evaluator.sandbox.inside import harness
 from evaluator.sandbox.wire import STOP, FrameReader, frames_end, split_frames, write_frames
@@ -258,6 +262,8 @@ class Server:
             if frame == STOP:  # for a job already done: it stopped on its own
                 continue
             job = json.loads(frame)
+            if job.get("files"):  # decoded once: written again before each test
+                job["files"] = {p: base64.b64decode(d) for p, d in job["files"].items()}
             if job.get("executable"):  # its file's bytes come in the next frame
                 binary = self.requests.read_frame()
                 if binary is None:
@@ -391,7 +397,7 @@ class Server:
             fast=executable is not None,
         )
         wall = time.monotonic() - start_wall
-        status, usage = self._finish(child, kill=True, clean=not job.get("output_file"))
+        status, usage = self._finish(child, kill=True, clean=not _reads_back(job))
         if limit == "stop":
             self._clean_run_dir()
             return None
@@ -519,7 +525,7 @@ class Server:
         kernel's word). The kernel tells how it ended and what the test cost (from
         ``start_cpu``), and the stdio memfds hold what the test wrote."""
         limits = job["limits"]
-        status, usage = self._finish(child, kill=True, clean=not job.get("output_file"))
+        status, usage = self._finish(child, kill=True, clean=not _reads_back(job))
         if forged is not None:
             header = _forged_header(forged)
         elif report is not None and limit is None and _clean_exit(status):
@@ -645,9 +651,12 @@ class Server:
         self.dirty = True  # the test's child may write from now on
         if name is None:
             _fill_input(fds[0], text)
-            return
-        fill(fds[0], b"")
-        self.staged = write_file(self.run_fd, name, _input_bytes(text))
+            self.staged = 0
+        else:
+            fill(fds[0], b"")
+            self.staged = write_file(self.run_fd, name, _input_bytes(text))
+        for path, data in (job.get("files") or {}).items():  # the job's given files: staged,
+            self.staged += write_path(self.run_fd, path, data)  # not the program's to pay
 
     def _fresh_streams(self, fds: list[int], held: bool) -> None:
         """The stdio memfds as a new child gets them. One no child held yet is as made; one
@@ -673,10 +682,14 @@ class Server:
         emptied after. A file that is missing or not a regular file is ``file_error``; one
         over the output limit, an OLE."""
         name = job.get("output_file")
-        if name is None:
+        if name is None and not job.get("fetch_files"):
             return header, out, err
         limit = job["limits"]["output_bytes"]
         try:
+            if job.get("fetch_files"):
+                header["value"] = self._fetch(job["fetch_files"], job["fetch_bytes"])
+            if name is None:
+                return header, out, err
             out, why = read_regular(self.run_fd, name, limit)
         finally:
             if clean:
@@ -689,6 +702,22 @@ class Server:
             header["file_error"] = f"{name} is {why}, not a regular file: not read"
         header["stdout_truncated"] = why == OVER_LIMIT or len(out) >= limit
         return header, out, err
+
+    def _fetch(self, paths: list[str], budget: int) -> str:
+        """``Job.fetch_files`` read back from the run dir (regular files only, never through
+        a link: :func:`~evaluator.sandbox.files.read_path`), ``budget`` bytes in all, as the
+        JSON :meth:`RunResult.fetched <evaluator.sandbox.records.RunResult.fetched>` reads:
+        ``{"files": {path: base64}, "not_read": {path: why}}``."""
+        files: dict[str, str] = {}
+        not_read: dict[str, str] = {}
+        for path in dict.fromkeys(paths):  # a path asked twice is read once
+            data, why = read_path(self.run_fd, path, budget)
+            if why is None:
+                budget -= len(data)
+                files[path] = base64.b64encode(data).decode()
+            else:
+                not_read[path] = why
+        return json.dumps({"files": files, "not_read": not_read})
 
     def _spawn(
         self, brief: dict[str, Any], fds: list[int], extra=(), batch=False, heavy=False
@@ -981,12 +1010,22 @@ def _input_bytes(text: str) -> bytes:
 
 
 def _has_files(job: dict[str, Any]) -> bool:
-    """Whether the job's tests have an input or output file (checked plain names: the
-    server opens them under its run dir's descriptor)."""
+    """Whether the job's tests have files in the run dir: an input or output file (checked
+    plain names: the server opens them under its run dir's descriptor), given or fetched
+    files (checked relative paths)."""
     names = [job.get("input_file"), job.get("output_file")]
     if any(name is not None and not is_plain_name(name) for name in names):
         raise ValueError(f"a test file is a plain name, not {names!r}")
-    return any(name is not None for name in names)
+    paths = [*(job.get("files") or ()), *(job.get("fetch_files") or ())]
+    if any(not is_relative_path(path) for path in paths):
+        raise ValueError(f"a test's files are relative paths, not {paths!r}")
+    return any(name is not None for name in names) or bool(paths)
+
+
+def _reads_back(job: dict[str, Any]) -> bool:
+    """Whether the run dir is read once a test ends (its output file, its fetched files):
+    then it is emptied after that, not when the child is reaped."""
+    return bool(job.get("output_file") or job.get("fetch_files"))
 
 
 def _never_started(child: _Child) -> bool:

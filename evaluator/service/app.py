@@ -213,7 +213,12 @@ async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
     if language.compiled:
         try:
             build = await asyncio.wrap_future(
-                service.builder.submit(language, request.code, language.default_flags)
+                service.builder.submit(
+                    language,
+                    request.code,
+                    language.default_flags,
+                    request.build_limits(service.builder.limits),
+                )
             )
         except OSError as exc:  # no toolchain on this machine
             return sandbox_fusion.sandbox_error(

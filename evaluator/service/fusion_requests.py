@@ -20,12 +20,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from evaluator.sandbox.records import check_paths
+
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "FILES_BYTES",
+    "MAX_FILES",
     "MAX_TIMEOUT",
     "RunCodeRequest",
     "SubmitRequest",
     "Unprocessable",
+    "given_files",
     "parse",
 ]
 
@@ -140,17 +145,49 @@ def _timeout(value: float | None, loc: tuple[str, ...]) -> None:
         raise _our_error(loc, f"at most {MAX_TIMEOUT:g} seconds on this server", value)
 
 
+MAX_FILES = 256
+"""Paths a ``/run_code`` may give in ``files``, and as many in ``fetch_files``."""
+FILES_BYTES = 16 << 20
+"""Bytes of ``files`` a ``/run_code`` may give, decoded, in all (the body's own cap,
+``serve --max-body``, holds them base64-encoded)."""
+
+
+def given_files(request: RunCodeRequest) -> dict[str, bytes]:
+    """``files`` as SandboxFusion writes them (``sandbox/runners/base.py``'s
+    ``restore_files`` at 469de08): a ``null`` content is no file, a path holding
+    ``IGNORE_THIS_FILE`` is skipped, base64 decoded leniently (characters outside its
+    alphabet dropped, as ``base64.b64decode`` does by default). Raises
+    :class:`Unprocessable` naming the path for bad base64 (theirs: a ``SandboxError``), a
+    path outside the run directory (theirs writes there), or past our caps."""
+    files: dict[str, bytes] = {}
+    total = 0
+    for path, content in request.files.items():
+        if content is None or "IGNORE_THIS_FILE" in path:
+            continue
+        try:
+            data = base64.b64decode(content)
+        except (binascii.Error, ValueError):
+            raise _our_error(("files", path), "not base64 text", content[:60]) from None
+        total += len(data)
+        if total > FILES_BYTES:
+            raise _our_error(("files", path), f"files over {FILES_BYTES} bytes in all", path)
+        files[path] = data
+    if len(files) > MAX_FILES or len(request.fetch_files) > MAX_FILES:
+        where = "files" if len(files) > MAX_FILES else "fetch_files"
+        raise _our_error((where,), f"at most {MAX_FILES} paths", len(getattr(request, where)))
+    for where, given, fetched in (("files", files, []), ("fetch_files", {}, request.fetch_files)):
+        try:  # the sandbox's own rule for the paths of a run directory
+            check_paths(given, fetched)
+        except ValueError as exc:
+            raise _our_error((where,), str(exc), None) from None
+    return files
+
+
 def _check_limits(request: Any, body: Any) -> None:
     if isinstance(request, RunCodeRequest):
         _timeout(request.run_timeout, ("run_timeout",))
         _timeout(request.compile_timeout, ("compile_timeout",))
-        for path, content in request.files.items():
-            if content is None:  # SandboxFusion: None is an empty file
-                continue
-            try:
-                base64.b64decode(content, validate=True)
-            except (binascii.Error, ValueError):
-                raise _our_error(("files", path), "not base64 text", content[:60]) from None
+        given_files(request)
     elif isinstance(request, SubmitRequest):
         _timeout(request.config.run_timeout, ("config", "run_timeout"))
         _timeout(request.config.compile_timeout, ("config", "compile_timeout"))

@@ -11,23 +11,27 @@ README's "Use it as a service" and held by ``tests/service/``:
 
 * a program that writes more than the output limit is stopped there (``Failed``, return
   code -9), where SandboxFusion would keep reading;
-* Python and C++ run (C++ built as our grader builds it, ``g++ -std=c++17 -O2``, under the
-  server's build limits: ``compile_timeout`` is checked, not used); another language
-  SandboxFusion knows answers its error shape (``SandboxError``); a language SandboxFusion
-  does not know is a 400.
+* Python and C++ run (C++ built as our grader builds it, ``g++ -std=c++17 -O2``, within
+  ``compile_timeout`` when the request gives one, else the server's build limits); another
+  language SandboxFusion knows answers its error shape (``SandboxError``); a language
+  SandboxFusion does not know is a 422;
+* ``files`` are written into the program's run directory before it starts and
+  ``fetch_files`` read back from it after (the sandbox's ``Job.files``/``fetch_files``):
+  relative paths below it only, regular files only, :data:`ANSWER_OUTPUT` bytes in all.
 """
 
 from __future__ import annotations
 
+import base64
 import signal
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, get_args
 
 from evaluator.formats.errors import InputError
 from evaluator.formats.sandbox_fusion import FORMAT as COMMON_OJ
 from evaluator.harness.stdio import build_program_job
 from evaluator.judges import JUDGES
-from evaluator.languages import Build, Language, languages
+from evaluator.languages import Build, BuildLimits, Language, languages
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits, Mode, RunResult
 from evaluator.sandbox.environments import PLAIN
@@ -39,7 +43,7 @@ from .fusion_requests import (
 from .fusion_requests import (
     RunCodeRequest,
     SubmitRequest,
-    Unprocessable,
+    given_files,
     parse,
 )
 
@@ -74,6 +78,23 @@ class RunCode:
     language: str
     run_timeout: float
     memory_mb: int | None
+    compile_timeout: float | None = None  # given by the client: else the server's limits
+    files: dict[str, bytes] = field(default_factory=dict)
+    fetch_files: tuple[str, ...] = ()
+
+    def build_limits(self, default: BuildLimits) -> BuildLimits:
+        """The build's limits: SandboxFusion's ``compile_timeout`` is the compiler's
+        wall-clock limit (``asyncio.wait_for`` around it, ``sandbox/runners/base.py``); here
+        the build's wall and CPU time, when the request gives it, else ``default``."""
+        if self.compile_timeout is None:
+            return default
+        return replace(default, cpu_time=self.compile_timeout, wall_time=self.compile_timeout)
+
+    def with_files(self, job: Job) -> Job:
+        """``job`` with the request's files to write and to read back (a stdin job's)."""
+        job.files, job.fetch_files = dict(self.files), list(self.fetch_files)
+        job.fetch_bytes = ANSWER_OUTPUT
+        return job
 
     def limits(self, default_memory_mb: int) -> Limits:
         return Limits(
@@ -85,12 +106,13 @@ class RunCode:
     def program_job(self, build: Build, language: Language, default_memory_mb: int) -> Job:
         """The built program run on ``stdin`` (``./solution < stdin``), as a grader runs it."""
         problem = Problem("run_code", Harness.STDIN, [TestCase(self.stdin, "")])
-        return build_program_job(problem, build, language, self.limits(default_memory_mb))
+        job = build_program_job(problem, build, language, self.limits(default_memory_mb))
+        return self.with_files(job)
 
     def job(self, default_memory_mb: int) -> Job:
         """The plain run of ``code`` on ``stdin`` (a fresh process: one test)."""
         limits = self.limits(default_memory_mb)
-        return Job(
+        job = Job(
             code=self.code,
             inputs=[self.stdin],
             mode=Mode.STDIN,
@@ -99,6 +121,7 @@ class RunCode:
             preamble=PLAIN.stdin_preamble,
             environment=PLAIN.overrides(),
         )
+        return self.with_files(job)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,20 +139,18 @@ def parse_run_code(body: Any) -> RunCode:
     or not positive: SandboxFusion sets no limit, this server its own ceiling (``serve
     --memory-limit``), so that no program can take the host's memory."""
     request = parse(RunCodeRequest, body)
-    if request.files or request.fetch_files:
-        name = "files" if request.files else "fetch_files"
-        raise Unprocessable(
-            [
-                {
-                    "type": "value_error",
-                    "loc": ["body", name],
-                    "msg": "files are not supported by this server yet",
-                    "input": getattr(request, name),
-                }
-            ]
-        )
     memory = request.memory_limit_MB if request.memory_limit_MB > 0 else None
-    return RunCode(request.code, request.stdin or "", request.language, request.run_timeout, memory)
+    given = "compile_timeout" in request.model_fields_set
+    return RunCode(
+        request.code,
+        request.stdin or "",
+        request.language,
+        request.run_timeout,
+        memory,
+        compile_timeout=request.compile_timeout if given else None,
+        files=given_files(request),
+        fetch_files=tuple(request.fetch_files),
+    )
 
 
 def unsupported_language(language: str) -> dict[str, Any]:
@@ -198,6 +219,15 @@ def compile_result(build: Build) -> dict[str, Any]:
     """SandboxFusion's ``CommandRunResult`` of a build: return code 0 when it built, else 1
     with the compiler's diagnostics (or the limit it ran into) on stderr."""
     stderr = build.output if build.output or build.ok else build.message
+    if build.timed_out:  # SandboxFusion's compile past compile_timeout: no return code
+        return {
+            "status": "TimeLimitExceeded",
+            "execution_time": round(build.seconds, 6),
+            "cpu_time": None,
+            "return_code": None,
+            "stdout": "",
+            "stderr": stderr,
+        }
     return {
         "status": "Finished",
         "execution_time": round(build.seconds, 6),
@@ -227,13 +257,16 @@ def run_code_response(run: RunResult, build: Build | None = None) -> dict[str, A
     else ``Failed``."""
     result = command_result(run)
     failed = result["status"] != "Finished" or result["return_code"] != 0
+    files, not_read = run.fetched()
     return {
         "status": "Failed" if failed else "Success",
         "message": "",
         "compile_result": None if build is None else compile_result(build),
         "run_result": result,
         "executor_pod_name": None,
-        "files": {},
+        "files": {path: base64.b64encode(data).decode() for path, data in files.items()},
+        # ours: why each other fetched path is not in ``files`` (SandboxFusion leaves it out)
+        "files_not_fetched": not_read,
     }
 
 

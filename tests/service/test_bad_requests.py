@@ -27,7 +27,7 @@ def _assert_still_serving(server) -> None:
         (b'{"code": "1", "language": "python", "run_timeout": "abc"}', ["body", "run_timeout"], "float_parsing"),
         (b'{"code": "1", "language": "python", "run_timeout": -1}', ["body", "run_timeout"], "value_error"),
         (b'{"code": "1", "language": "python", "run_timeout": 1e9}', ["body", "run_timeout"], "value_error"),
-        (b'{"code": "1", "language": "python", "files": {"a.txt": "!!"}}', ["body", "files", "a.txt"], "value_error"),
+        (b'{"code": "1", "language": "python", "files": {"a.txt": "abc"}}', ["body", "files", "a.txt"], "value_error"),
     ],
 )  # fmt: skip
 def test_a_bad_run_code_request_is_refused_as_sandbox_fusion_refuses_it(server, body, loc, kind):

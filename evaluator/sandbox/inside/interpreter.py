@@ -34,6 +34,7 @@ import linecache
 import os
 import signal
 import sys
+import traceback
 import types
 import weakref
 from importlib.machinery import SourceFileLoader
@@ -197,6 +198,8 @@ def report_uncaught(exc: BaseException) -> None:
         if hook is None:
             _write_stderr("sys.excepthook is missing")
             sys.__excepthook__(type(exc), exc, tb)
+        elif hook is sys.__excepthook__:
+            _print_default(exc, tb)
         else:
             hook(type(exc), exc, tb)
     except SystemExit:
@@ -206,6 +209,24 @@ def report_uncaught(exc: BaseException) -> None:
         _builtin_print(failure)
         _write_stderr("\nOriginal exception was:")
         _builtin_print(exc)
+
+
+def _print_default(exc: BaseException, tb: types.TracebackType | None) -> None:
+    """The built-in hook's text, source lines included. CPython's C hook (3.11, 3.12) reads
+    each line from the script's file on disk, and the program's file is not on disk here
+    (it reaches the child compiled): the ``traceback`` module prints the same text (its
+    carets too) from ``linecache``, where :func:`new_main` put the source. Without a
+    ``sys.stderr`` it prints nothing, as the C hook; a text that cannot be made (a
+    ``__str__`` that raises deep down, say) is left to the C hook, source lines or not."""
+    stream = getattr(sys, "stderr", None)
+    try:
+        if stream is None:
+            raise LookupError  # the C hook says it has no stderr, as a plain run's does
+        text = "".join(traceback.format_exception(type(exc), exc, tb))
+    except Exception:  # noqa: BLE001 - the built-in hook's own text is the fallback
+        sys.__excepthook__(type(exc), exc, tb)
+        return
+    stream.write(text)
 
 
 def _builtin_print(exc: BaseException) -> None:
