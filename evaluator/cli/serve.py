@@ -45,9 +45,20 @@ __all__ = ["serve"]
     help="Take from clients problems whose checker runs outside the sandbox (a 'program' on "
     "this host, a Codeforces checker's Python): only for clients you would let run code here.",
 )
-def serve(host, port, workers, token, max_body, max_queue, profile, trust_checkers) -> None:
+@click.option(
+    "--drain-seconds",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    help="On SIGTERM or SIGINT, how long the requests in flight may go on; past it they are "
+    "cut. The process then exits 0.",
+)
+def serve(
+    host, port, workers, token, max_body, max_queue, profile, trust_checkers, drain_seconds
+) -> None:
     """Serve the grader over HTTP: SandboxFusion's /run_code and /submit, our batch /grade,
-    /health. Stops on SIGTERM after the requests in flight finish.
+    /health. On SIGTERM it stops taking requests, lets those in flight finish (at most
+    --drain-seconds) and exits 0.
 
     \b
     Examples:
@@ -72,6 +83,6 @@ def serve(host, port, workers, token, max_body, max_queue, profile, trust_checke
         trust_checkers=trust_checkers,
     )
     try:
-        run_server(settings, host=host, port=port)
+        run_server(settings, host=host, port=port, drain_seconds=drain_seconds)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None

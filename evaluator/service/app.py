@@ -70,6 +70,7 @@ class Service:
         self.pool: SandboxPool | None = None
         self.gate: Gate | None = None
         self._builder: Builder | None = None
+        self.stopping = False  # a stop was asked (server.serve): requests cut are answered 503
 
     @property
     def builder(self) -> Builder:
@@ -189,6 +190,12 @@ def _endpoint(
         except Busy as exc:
             status, what = 503, str(exc)
             return _error(503, what, {"Retry-After": "1"})
+        except asyncio.CancelledError:
+            if not service.stopping:
+                raise
+            # cut at the end of a stop's drain (serve --drain-seconds): an answer, not a 500
+            status, what = 503, "the server is stopping: the request was cut at the drain's end"
+            return _error(503, what, {"Retry-After": "1", "Connection": "close"})
         except Exception as exc:  # noqa: BLE001 - the server answers the next request
             log.exception("internal error")
             status, what = 500, f"internal error: {type(exc).__name__}: {exc}"
