@@ -5,8 +5,10 @@
 
 from __future__ import annotations
 
+import base64
 import socket
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -185,3 +187,441 @@ def test_output_past_the_answer_cap_is_cut_and_said(server):
     assert run["stderr_truncated"] is False
     small = server.post("/run_code", {"code": "print(1)", "language": "python"}).json()
     assert small["run_result"]["stdout_truncated"] is False
+
+
+# -- the conformance table ----------------------------------------------------------------------
+#
+# Each case: a request, SandboxFusion's answer as its code at 469de08 gives it (the fields
+# that answer fixes, and where in its code), and, where we differ, the README row that says
+# so and our answer. A path is dotted into the answer (``status`` is the HTTP status, ``len:``
+# a string's length). A case without a deviation must get SandboxFusion's answer.
+
+COMMIT = "469de0845cb7d665bc68044d541aa3aa28c5b30a"
+API = "sandbox/server/sandbox_api.py"  # RunCodeRequest, RunCodeResponse, parse_run_status
+BASE = "sandbox/runners/base.py"  # run_command_bare, run_commands, restore_files
+MAJOR = "sandbox/runners/major.py"  # run_python, run_cpp
+TESTING = "sandbox/utils/testing.py"  # check_stdio_test_case (/submit's CommonOJDataset)
+OJ_API = "sandbox/server/online_judge_api.py"  # /submit, get_dataset_cls
+LOOP = "while True:\n    pass\n"
+SLOW_CPP = (
+    "template <int N> struct F { static constexpr long v = F<N - 1>::v * 3 % 1000003 + N; };\n"
+    "template <> struct F<0> { static constexpr long v = 1; };\n"
+    "int main() { return F<850>::v + F<851>::v + F<852>::v + F<853>::v == 0; }\n"
+)
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def _run(**body) -> dict:
+    return {"language": "python", **body}
+
+
+def _submit_body(completion: str, language: str = "python", **config) -> dict:
+    tests = [{"input": {"stdin": ""}, "output": {"stdout": "yes\n"}}]
+    return {
+        "dataset": "x",
+        "id": 7,
+        "completion": completion,
+        "config": {"language": language, "provided_data": {"test": tests}, **config},
+    }
+
+
+CASES: list[dict] = [
+    # RunCodeRequest: fields, defaults and FastAPI's lax validation
+    {
+        "id": "minimal-request",
+        "body": _run(code="print(1)"),
+        "theirs": {
+            "status": 200,
+            "json.status": "Success",
+            "json.message": "",
+            "json.compile_result": None,
+            "json.run_result.status": "Finished",
+            "json.run_result.return_code": 0,
+            "json.run_result.stdout": "1\n",
+            "json.run_result.stderr": "",
+            "json.files": {},
+        },
+        "source": f"{API} run_code, parse_run_status",
+    },
+    {
+        "id": "stdin-null",
+        "body": _run(code="print('x')", stdin=None),
+        "theirs": {"status": 200, "json.status": "Success", "json.run_result.stdout": "x\n"},
+        "source": f"{API} RunCodeRequest.stdin Optional[str] = None",
+    },
+    {
+        "id": "stdin-given",
+        "body": _run(code="print(input()[::-1])", stdin="abc\n"),
+        "theirs": {"json.run_result.stdout": "cba\n"},
+        "source": f"{BASE} run_command_bare (stdin written, then closed)",
+    },
+    {
+        "id": "timeout-as-text",
+        "body": _run(code="print(2)", run_timeout="5", compile_timeout="7"),
+        "theirs": {"status": 200, "json.status": "Success"},
+        "source": f"{API} RunCodeRequest.run_timeout: float (pydantic lax: '5' is 5.0)",
+    },
+    {
+        "id": "memory-whole-float",
+        "body": _run(code="print(3)", memory_limit_MB=512.0),
+        "theirs": {"status": 200, "json.status": "Success"},
+        "source": f"{API} RunCodeRequest.memory_limit_MB: int (512.0 is 512)",
+    },
+    {
+        "id": "memory-fractional",
+        "body": _run(code="print(3)", memory_limit_MB=1.5),
+        "theirs": {"status": 422, "json.detail.0.loc": ["body", "memory_limit_MB"]},
+        "source": f"{API} RunCodeRequest.memory_limit_MB: int (int_from_float)",
+    },
+    {
+        "id": "timeout-not-a-number",
+        "body": _run(code="print(1)", run_timeout="abc"),
+        "theirs": {
+            "status": 422,
+            "json.detail.0.loc": ["body", "run_timeout"],
+            "json.detail.0.type": "float_parsing",
+        },
+        "source": f"{API} RunCodeRequest.run_timeout: float",
+    },
+    {
+        "id": "code-missing",
+        "body": {"language": "python"},
+        "theirs": {
+            "status": 422,
+            "json.detail.0.loc": ["body", "code"],
+            "json.detail.0.type": "missing",
+        },
+        "source": f"{API} RunCodeRequest.code = Field(...)",
+    },
+    {
+        "id": "language-unknown",
+        "body": _run(code="x", language="cobol"),
+        "theirs": {"status": 422, "json.detail.0.loc": ["body", "language"]},
+        "source": "sandbox/runners/types.py Language literal",
+    },
+    {
+        "id": "unknown-field-ignored",
+        "body": _run(code="print(1)", something_else=[1, 2]),
+        "theirs": {"status": 200, "json.status": "Success"},
+        "source": f"{API} RunCodeRequest (pydantic's default: extra fields ignored)",
+    },
+    {
+        "id": "language-not-run-here",
+        "body": _run(code='package main\nfunc main() { println("hi") }', language="go"),
+        "theirs": {"status": 200, "json.status": "Success"},
+        "source": f"{MAJOR} run_go",
+        "deviation": "languages",
+        "ours": {"status": 200, "json.status": "SandboxError", "json.run_result": None},
+    },
+    # RunCodeResponse: how a run ends
+    {
+        "id": "exit-status",
+        "body": _run(code="import sys\nprint('p')\nsys.exit(3)"),
+        "theirs": {
+            "json.status": "Failed",
+            "json.run_result.status": "Finished",
+            "json.run_result.return_code": 3,
+            "json.run_result.stdout": "p\n",
+        },
+        "source": f"{API} parse_run_status (a non-zero return code is Failed)",
+    },
+    {
+        "id": "uncaught-exception",
+        "body": _run(code="raise ValueError('x')"),
+        "theirs": {"json.status": "Failed", "json.run_result.return_code": 1},
+        "source": f"{API} parse_run_status; {MAJOR} run_python (python file.py)",
+    },
+    {
+        "id": "run-timeout",
+        "body": _run(code=LOOP, run_timeout=1),
+        "theirs": {
+            "json.status": "Failed",
+            "json.run_result.status": "TimeLimitExceeded",
+            "json.run_result.return_code": None,
+        },
+        "source": f"{BASE} run_command_bare (asyncio.wait_for: TimeLimitExceeded, no code)",
+    },
+    {
+        "id": "run-timeout-over-cap",
+        "body": _run(code="print(1)", run_timeout=1000),
+        "theirs": {"status": 200, "json.status": "Success"},
+        "source": f"{API} RunCodeRequest.run_timeout: float (no bound)",
+        "deviation": "timeout-cap",
+        "ours": {"status": 422, "json.detail.0.loc": ["body", "run_timeout"]},
+    },
+    {
+        "id": "memory-absent",
+        "body": _run(code="b = bytearray(1200 << 20)\nprint(len(b) >> 20)"),
+        "theirs": {"json.status": "Success", "json.run_result.stdout": "1200\n"},
+        "source": f"{BASE} run_commands (limits only when memory_limit_MB > 0)",
+        "deviation": "memory-default",
+        "ours": {"json.status": "Failed", "json.run_result.stdout": ""},
+    },
+    {
+        "id": "stdout-over-answer-cap",
+        "body": _run(code="import sys\nsys.stdout.write('x' * (9 << 20))"),
+        "theirs": {"json.status": "Success", "len:json.run_result.stdout": 9 << 20},
+        "source": f"{BASE} run_command_bare (all of stdout)",
+        "deviation": "answer-cap",
+        "ours": {
+            "json.status": "Success",
+            "len:json.run_result.stdout": 8 << 20,
+            "json.run_result.stdout_truncated": True,
+        },
+    },
+    {
+        "id": "stdout-over-output-limit",
+        "body": _run(code="import sys\nsys.stdout.write('x' * (65 << 20))"),
+        "theirs": {"json.status": "Success", "json.run_result.return_code": 0},
+        "source": f"{BASE} run_command_bare (all of stdout)",
+        "deviation": "output-limit",
+        "ours": {"json.status": "Failed", "json.run_result.return_code": -9},
+    },
+    # files and fetch_files
+    {
+        "id": "files-written-and-fetched",
+        "body": _run(
+            code="s = open('d/in.txt').read()\nopen('out.txt', 'w').write(s.upper())",
+            files={"d/in.txt": _b64("abc")},
+            fetch_files=["out.txt", "d/in.txt"],
+        ),
+        "theirs": {
+            "json.status": "Success",
+            "json.files": {"out.txt": _b64("ABC"), "d/in.txt": _b64("abc")},
+        },
+        "source": f"{BASE} restore_files, run_commands (fetch_files)",
+    },
+    {
+        "id": "fetch-missing-left-out",
+        "body": _run(code="print(1)", fetch_files=["nothing.txt"]),
+        "theirs": {"json.status": "Success", "json.files": {}},
+        "source": f"{BASE} run_commands (os.path.isfile)",
+    },
+    {
+        "id": "files-null-not-written",
+        "body": _run(code="import os\nprint(os.path.exists('n.txt'))", files={"n.txt": None}),
+        "theirs": {"json.run_result.stdout": "False\n"},
+        "source": f"{BASE} restore_files (a content that is not a str is skipped)",
+    },
+    {
+        "id": "files-ignored-name",
+        "body": _run(
+            code="import os\nprint(os.listdir('.'))", files={"IGNORE_THIS_FILE": _b64("x")}
+        ),
+        "theirs": {"json.run_result.stdout": "[]\n"},
+        "source": f"{BASE} restore_files ('IGNORE_THIS_FILE' in the name)",
+    },
+    {
+        "id": "files-lenient-base64",
+        "body": _run(code="print(open('f').read())", files={"f": "YW\nJj"}),
+        "theirs": {"json.run_result.stdout": "abc\n"},
+        "source": f"{BASE} restore_files (base64.b64decode: characters outside dropped)",
+    },
+    {
+        "id": "files-bad-base64",
+        "body": _run(code="print(1)", files={"f": "abc"}),
+        "theirs": {"status": 200, "json.status": "SandboxError"},
+        "source": f"{API} run_code (restore_files raises: SandboxError)",
+        "deviation": "bad-base64",
+        "ours": {"status": 422, "json.detail.0.loc": ["body", "files", "f"]},
+    },
+    {
+        "id": "files-outside",
+        "body": _run(code="print(1)", files={"../up.txt": _b64("x")}),
+        "theirs": {"status": 200, "json.status": "Success"},
+        "source": f"{BASE} restore_files (os.path.join(dir, filename))",
+        "deviation": "file-paths",
+        "ours": {"status": 422, "json.detail.0.loc": ["body", "files"]},
+    },
+    {
+        "id": "fetch-absolute",
+        "body": _run(code="print(1)", fetch_files=["/etc/hostname"]),
+        "theirs": {"status": 200, "json.status": "Success"},
+        "source": f"{BASE} run_commands (os.path.join: an absolute path is the host's)",
+        "deviation": "file-paths",
+        "ours": {"status": 422, "json.detail.0.loc": ["body", "fetch_files"]},
+    },
+    {
+        "id": "fetch-link",
+        "body": _run(code="import os\nos.symlink('/etc/hostname', 'h')", fetch_files=["h"]),
+        "theirs": {"json.status": "Success", "json.files.h": "<the host's file>"},
+        "source": f"{BASE} run_commands (isfile and open follow the link)",
+        "deviation": "fetch-regular",
+        "ours": {"json.files": {}, "json.files_not_fetched": {"h": "a symbolic link"}},
+    },
+    # C++: compile_result, compile_timeout
+    {
+        "id": "cpp-run",
+        "body": _run(code='#include <cstdio>\nint main(){puts("ok");}', language="cpp"),
+        "theirs": {
+            "json.status": "Success",
+            "json.compile_result.status": "Finished",
+            "json.compile_result.return_code": 0,
+            "json.run_result.stdout": "ok\n",
+        },
+        "source": f"{MAJOR} run_cpp; {BASE} run_commands",
+    },
+    {
+        "id": "cpp-compile-error",
+        "body": _run(code="int main() { return nope; }", language="cpp"),
+        "theirs": {
+            "json.status": "Failed",
+            "json.compile_result.status": "Finished",
+            "json.compile_result.return_code": 1,
+            "json.run_result": None,
+        },
+        "source": f"{BASE} run_commands (no run after a failed compile)",
+    },
+    {
+        "id": "cpp-compile-timeout",
+        "body": _run(code=SLOW_CPP, language="cpp", compile_timeout=0.05),
+        "theirs": {
+            "json.status": "Failed",
+            "json.compile_result.status": "TimeLimitExceeded",
+            "json.compile_result.return_code": None,
+            "json.run_result": None,
+        },
+        "source": f"{BASE} run_commands (compile under asyncio.wait_for(compile_timeout))",
+    },
+    {
+        "id": "cpp-compile-error-fetch",
+        "body": _run(
+            code="int main() { return nope; }",
+            language="cpp",
+            files={"given.txt": _b64("g")},
+            fetch_files=["given.txt"],
+        ),
+        "theirs": {"json.status": "Failed", "json.files": {"given.txt": _b64("g")}},
+        "source": f"{BASE} run_commands (fetch_files read whatever the compile did)",
+        "deviation": "compile-error-files",
+        "ours": {"json.status": "Failed", "json.files": {}},
+    },
+    # /submit (CommonOJDataset)
+    {
+        "id": "submit-accepted-by-their-rule",
+        "endpoint": "/submit",
+        "body": _submit_body("```python\nprint('YES')\n```"),
+        "theirs": {
+            "status": 200,
+            "json.id": 7,
+            "json.accepted": True,
+            "json.extracted_code": "print('YES')",
+            "json.tests.0.passed": True,
+            "json.tests.0.exec_info.status": "Success",
+            "json.tests.0.test_info.input": {"stdin": ""},
+        },
+        "source": f"{TESTING} check_stdio_test_case (lower-cased, stripped lines)",
+    },
+    {
+        "id": "submit-first-failure-stops",
+        "endpoint": "/submit",
+        "body": {
+            **_submit_body("```python\nprint('no')\n```"),
+            "config": {
+                "language": "python",
+                "provided_data": {
+                    "test": [{"input": {"stdin": ""}, "output": {"stdout": "yes"}}] * 3
+                },
+            },
+        },
+        "theirs": {"json.accepted": False, "len:json.tests": 1},
+        "source": f"{TESTING} check_stdio_test_cases (break at the first failure)",
+    },
+    {
+        "id": "submit-passed-stdout",
+        "endpoint": "/submit",
+        "body": _submit_body("```python\nprint('yes')\n```"),
+        "theirs": {"json.tests.0.exec_info.run_result.stdout": "yes\n"},
+        "source": f"{TESTING} check_stdio_test_case (exec_info is the run's response)",
+        "deviation": "submit-stdout",
+        "ours": {"json.tests.0.exec_info.run_result.stdout": ""},
+    },
+    {
+        "id": "submit-cpp-compile-result",
+        "endpoint": "/submit",
+        "body": _submit_body(
+            '```cpp\n#include <cstdio>\nint main(){puts("yes");}\n```', language="cpp"
+        ),
+        "theirs": {"json.accepted": True, "json.tests.0.exec_info.compile_result.return_code": 0},
+        "source": f"{TESTING} check_stdio_test_case (one /run_code per test, built each time)",
+        "deviation": "submit-compile-result",
+        "ours": {"json.accepted": True, "json.tests.0.exec_info.compile_result": None},
+    },
+    {
+        "id": "submit-other-dataset",
+        "endpoint": "/submit",
+        "body": _submit_body("```python\nprint(1)\n```", dataset_type="HumanEvalDataset"),
+        "theirs": {"status": 200},
+        "source": f"{OJ_API} get_dataset_cls (its own HumanEval rows)",
+        "deviation": "submit-datasets",
+        "ours": {"status": 400},
+    },
+    {
+        "id": "submit-no-language",
+        "endpoint": "/submit",
+        "body": {
+            **_submit_body("print(1)"),
+            "config": {"provided_data": {"test": []}},
+        },
+        "theirs": {"status": 400},
+        "source": "sandbox/datasets/common_oj.py (language must exist for CommonOJDataset)",
+    },
+]
+
+
+def _at(answer: requests.Response, path: str):
+    """The value at ``path`` in ``answer`` (see the table's notes)."""
+    length = path.startswith("len:")
+    path = path.removeprefix("len:")
+    if path == "status":
+        return answer.status_code
+    value = answer.json()
+    for part in path.split(".")[1:]:
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return len(value) if length else value
+
+
+def _readme_deviations() -> dict[str, str]:
+    """README's table of deviations from SandboxFusion: its rows by their id."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    start = readme.index("Where `/run_code` and `/submit` differ from SandboxFusion")
+    rows = {}
+    for line in readme[start:].splitlines()[1:]:
+        if not line.startswith("|"):
+            if rows:  # the table's end
+                break
+            continue
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if cells and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = line
+    return rows
+
+
+def test_every_deviation_is_in_the_readme_and_every_row_has_a_case():
+    rows = _readme_deviations()
+    used = {case["deviation"] for case in CASES if "deviation" in case}
+    assert used <= set(rows), used - set(rows)
+    untested = set(rows) - used - {"compile-timeout-absent"}  # the server's own limits
+    assert not untested, untested
+    assert len({case["id"] for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_conformance_case(server, case):
+    """SandboxFusion's answer (as its code at COMMIT gives it), or ours where the README
+    lists the deviation."""
+    answer = server.post(case.get("endpoint", "/run_code"), case["body"])
+    want = case.get("ours", case["theirs"])
+    got = {path: _at(answer, path) for path in want}
+    assert got == want, (case["source"], answer.text[:1000])
+    if "deviation" in case:  # and the difference is real: their answer is not ours
+        theirs = {}
+        for path in case["theirs"]:
+            try:
+                theirs[path] = _at(answer, path)
+            except (KeyError, IndexError, TypeError):
+                theirs[path] = "<absent>"
+        assert theirs != case["theirs"], f"{case['id']} conforms now: drop its deviation"
