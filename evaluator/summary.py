@@ -7,6 +7,7 @@ numbers for the same run.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -23,6 +24,7 @@ __all__ = [
     "limit_counts",
     "pass_rates",
     "pct",
+    "results_digest",
     "summarize",
 ]
 
@@ -127,7 +129,21 @@ def summarize(rows: list[Mapping[str, Any]], ks: Sequence[int]) -> dict[str, Any
         "by_platform": _group_rates(rows, "platform", ks),
         "verdicts": {v: verdicts[v] for v in _VERDICT_ORDER if verdicts[v]},
     }
+    summary["results_digest"] = results_digest(
+        (row["question_id"], row["graded_list"]) for row in rows
+    )
     limits = limit_counts(rows)
     if limits:
         summary["limits"] = limits
     return summary
+
+
+def results_digest(problems: Iterable[tuple[str, Sequence[bool]]]) -> str:
+    """A digest of which problems a run graded and how many of each one's samples passed:
+    what a summary says of the results it describes, so that a report refuses the summary of
+    another run on the same problems (same counts, another model). Order-free (problems
+    sorted by id, samples counted), so a results file rewritten in another order still
+    matches."""
+    entries = sorted((str(pid), len(flags), sum(1 for f in flags if f)) for pid, flags in problems)
+    data = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(data.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()

@@ -27,7 +27,7 @@ from typing import Any
 from evaluator.formats import InputError, read_records
 from evaluator.formats.errors import position_unit
 from evaluator.formats.records import describe_type, loads_json
-from evaluator.summary import group_name
+from evaluator.summary import group_name, results_digest
 
 __all__ = [
     "FailingTest",
@@ -212,7 +212,9 @@ def run_from_rows(
 
 
 def _check_summary(run: Run, summary: Mapping[str, Any], path: str) -> None:
-    """Refuse a summary of another run: its problem and sample counts must be the file's."""
+    """Refuse a summary of another run: its problem and sample counts must be the file's, and
+    its digest of the results (:func:`evaluator.summary.results_digest`; summaries written
+    before it have none) the one of the results loaded."""
     counts = {"problems": len(run.problems), "samples": sum(len(p.samples) for p in run.problems)}
     for name, count in counts.items():
         theirs = summary.get(name)
@@ -221,6 +223,16 @@ def _check_summary(run: Run, summary: Mapping[str, Any], path: str) -> None:
                 f"counts {theirs!r} {name}, the results {count}: not the summary of {run.label}",
                 path=path,
                 field=name,
+            )
+    theirs = summary.get("results_digest")
+    if theirs is not None:
+        ours = results_digest((p.id, [s.passed for s in p.samples]) for p in run.problems)
+        if theirs != ours:
+            raise InputError(
+                f"describes other results (another run on the same problems?): not the "
+                f"summary of {run.label}",
+                path=path,
+                field="results_digest",
             )
 
 

@@ -29,7 +29,10 @@ def test_first_failing_test_keeps_its_output(pool):
     assert verdicts == ["AC", "RE", "AC", "RE"]
     first, later = result.tests[1], result.tests[3]
     assert first.stdout == "x" * 199 + "…"  # its start, cut at 200 characters
-    assert first.stderr.endswith("line 7, in <module>\nValueError: boom\n")
+    # the traceback's end, its source line as a plain run prints it
+    assert first.stderr.endswith(
+        "line 7, in <module>\n    raise ValueError('boom')\nValueError: boom\n"
+    )
     assert 'File "solution.py"' in first.stderr and "mcsbx-" not in first.stderr
     assert len(first.stderr) == 200 and first.stderr.startswith("…") and "log line" in first.stderr
     assert later.stdout == later.stderr == ""  # only the first failure keeps output

@@ -160,6 +160,40 @@ def test_summary_of_another_run_is_refused(tmp_path):
         load_run(results, str(other))
 
 
+def _eval_rows(graded: dict[str, list[bool]]) -> list[dict]:
+    verdicts = {True: "AC", False: "WA"}
+    return [
+        _row(
+            qid,
+            flags,
+            difficulty="easy",
+            platform="atcoder",
+            details=[{"verdict": verdicts[f]} for f in flags],
+        )
+        for qid, flags in graded.items()
+    ]
+
+
+def test_summary_of_another_run_on_the_same_problems_is_refused(tmp_path):
+    """Run B on the same problems with as many samples: the counts agree, the digest of the
+    results that summarize() writes does not; B's own summary is accepted, also with its
+    results file in another order."""
+    run_a = _eval_rows({"p1": [True, False], "p2": [False, False], "p3": [True, True]})
+    run_b = _eval_rows({"p1": [True, True], "p2": [False, False], "p3": [True, False]})
+    a = _write(tmp_path / "a.json", run_a)
+    b = _write(tmp_path / "b.json", run_b)
+    summary_b = tmp_path / "b_summary.json"
+    summary_b.write_text(json.dumps(summarize(run_b, [1])))
+    with pytest.raises(InputError) as caught:
+        load_run(a, str(summary_b))
+    message = str(caught.value)
+    assert message.startswith(f"{summary_b}: field 'results_digest': describes other results")
+    assert message.endswith(f"not the summary of {a}") and "\n" not in message
+    assert load_run(b, str(summary_b)).summary["results_digest"]
+    shuffled = _write(tmp_path / "b_shuffled.json", run_b[::-1])
+    assert len(load_run(shuffled, str(summary_b)).problems) == 3
+
+
 TEXT = st.text(st.characters(blacklist_categories=()), max_size=12)
 JSON = st.one_of(st.none(), TEXT, st.integers(), st.lists(st.integers(), max_size=2))
 
