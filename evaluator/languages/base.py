@@ -15,19 +15,52 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["Build", "BuildLimits", "Language", "Tool", "ToolRun", "parse_flags"]
+__all__ = [
+    "Build",
+    "BuildLimits",
+    "Language",
+    "Tool",
+    "ToolRun",
+    "parse_flags",
+    "wall_backstop",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class BuildLimits:
     """What one build may use. The compiler reads untrusted input, so it runs confined
-    (:mod:`evaluator.languages.confine`); a build past any limit is a compile error."""
+    (:mod:`evaluator.languages.confine`); a build past any limit is a compile error. Its time
+    is judged by CPU (per process); the wall clock is only a backstop (:func:`wall_backstop`)."""
 
     cpu_time: float = 10.0  # seconds of CPU, for each process of the build (RLIMIT_CPU)
-    wall_time: float = 20.0  # seconds for the whole build (its process group is killed)
+    # seconds for the whole build (its process group is killed); None: the backstop
+    # :meth:`wall_backstop` derives from ``cpu_time``, far enough that load cannot reach it
+    wall_time: float | None = None
     memory_mb: int = 2048  # RLIMIT_DATA of each process of the build
     output_bytes: int = 256 << 20  # any file it writes (RLIMIT_FSIZE): objects, the binary
     message_bytes: int = 64 << 10  # what is kept of the compiler's diagnostics
+
+    @property
+    def effective_wall_time(self) -> float:
+        """The wall-clock limit the build runs under: ``wall_time`` when given (a caller
+        that wants a wall limit, as SandboxFusion's ``compile_timeout`` is), else
+        :func:`wall_backstop` of the CPU limit."""
+        return self.wall_time if self.wall_time is not None else wall_backstop(self.cpu_time)
+
+
+WALL_BACKSTOP_MIN = 60.0  # seconds: a build never stops for wall time before this
+WALL_BACKSTOP_FACTOR = 10.0  # times the CPU limit
+
+
+def wall_backstop(cpu_time: float) -> float:
+    """The default wall-clock limit of a build allowed ``cpu_time`` seconds of CPU.
+
+    The verdict of a build is the CPU it used (``RLIMIT_CPU``), which the machine's load does
+    not change; its wall time does (a 4.2 s build took over 20 s on a loaded grader: a CE that
+    a quiet machine would not give). The wall limit is only there for a build that waits
+    without using CPU (a stuck read), so it sits where no load short of a stalled machine can
+    reach it: ten times the CPU limit, and at least a minute."""
+    return max(WALL_BACKSTOP_MIN, WALL_BACKSTOP_FACTOR * cpu_time)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,9 @@ A submission's source is the compiler's input, and a compiler reads what the sou
 
 - rlimits: CPU seconds and data size for each of its processes, the size of any file it
   writes (objects, the binary, its diagnostics), no core dumps;
-- a wall-clock timeout that kills the whole group (a build stuck reading a FIFO uses no CPU);
+- a wall-clock timeout that kills the whole group (a build stuck reading a FIFO uses no CPU),
+  by default far beyond its CPU limit (:func:`~evaluator.languages.base.wall_backstop`): a
+  build's verdict is its CPU, never the machine's load;
 - Landlock: it may read and execute only the toolchain's files (``/usr``, ``/lib*``, the
   loader cache) and the directories the language adds (a precompiled header), write only
   its private build directory; no TCP; a root build also gets an empty network namespace
@@ -71,8 +73,8 @@ config = json.loads(sys.argv[1])
 sys.path.insert(0, config["root"])
 try:
     from evaluator.sandbox import kernel
-    for name, value in config["rlimits"]:
-        resource.setrlimit(getattr(resource, name), (value, value))
+    for name, soft, hard in config["rlimits"]:
+        resource.setrlimit(getattr(resource, name), (soft, hard))
     root = os.geteuid() == 0
     if root:
         kernel.unshare_network()
@@ -151,11 +153,14 @@ def run_tool(
         "work": work,
         "readable": [*TOOLCHAIN_PATHS, *readable],
         "env": {**TOOL_ENV, "HOME": work, "TMPDIR": work},
+        # (name, soft, hard). The CPU limit's hard one a second above: at the soft limit
+        # the kernel sends SIGXCPU, which g++'s driver names ("CPU time limit exceeded"),
+        # so the CE says it was the CPU; at a hard limit equal to it, an anonymous SIGKILL.
         "rlimits": [
-            ("RLIMIT_CPU", cpu),
-            ("RLIMIT_DATA", limits.memory_mb << 20),
-            ("RLIMIT_FSIZE", limits.output_bytes),
-            ("RLIMIT_CORE", 0),
+            ("RLIMIT_CPU", cpu, cpu + 1),
+            ("RLIMIT_DATA", limits.memory_mb << 20, limits.memory_mb << 20),
+            ("RLIMIT_FSIZE", limits.output_bytes, limits.output_bytes),
+            ("RLIMIT_CORE", 0, 0),
         ],
     }
     command = [sys.executable, "-I", "-S", "-c", _WRAPPER, json.dumps(config), *argv]
@@ -165,7 +170,7 @@ def run_tool(
             command, cwd=work, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
             env=TOOL_ENV, start_new_session=True,
         )  # fmt: skip
-        limit = _watch(process, start + limits.wall_time, stop)
+        limit = _watch(process, start + limits.effective_wall_time, stop)
         status = process.wait()
         output.seek(0)
         text = output.read(limits.message_bytes)
