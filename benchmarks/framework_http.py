@@ -30,12 +30,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import random
-import statistics
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -50,12 +47,17 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 from rl_reward import TESTS, make_completions, make_tests  # noqa: E402
-from serve_throughput import Server  # noqa: E402
+from side_by_side import Server, medians, timed_rounds, void_exit, write_results  # noqa: E402
 
 from evaluator.reward import shared_reward  # noqa: E402
 from evaluator.reward.open_r1 import cf_code_reward, code_reward  # noqa: E402
+from tests.frameworks.open_r1_shapes import (  # noqa: E402 - open-r1's shapes, as tested
+    open_r1_script,
+    piston_request,
+    router_rewards,
+    weighted_sum,
+)
 
-TEMPLATE = (ROOT / "tests/data/frameworks/open_r1/evaluation_script_template.txt").read_text()
 PATHS = ["nemo-gym", "open-r1-e2b", "open-r1-piston"]
 
 
@@ -112,12 +114,6 @@ def cf_row(tests) -> dict[str, Any]:
     }
 
 
-def open_r1_script(code: str, info: dict) -> str:
-    return TEMPLATE.format(
-        code=json.dumps(code), test_cases=json.dumps(json.dumps(info["test_cases"]))
-    )
-
-
 def chat(text: str) -> list[dict[str, str]]:
     return [{"role": "assistant", "content": text}]
 
@@ -139,41 +135,6 @@ def nemo_http(server: Server, bodies: list[dict], clients: int) -> list[float]:
         return list(pool.map(verify, bodies))
 
 
-def e2b_http(server: Server, scripts: list[str]) -> list[float | None]:
-    payload = {"scripts": scripts, "languages": ["python"] * len(scripts), "timeout": 30,
-               "request_timeout": 28}  # fmt: skip
-    reply = requests.post(
-        f"http://{server.url.removeprefix('http://')}/execute_batch", json=payload
-    )
-    reply.raise_for_status()
-    rewards = []
-    for result in reply.json():
-        execution = result["execution"]
-        text = None
-        if execution is not None:
-            text = next((r["text"] for r in execution["results"] if r["is_main_result"]), None)
-        try:
-            rewards.append(float(text))
-        except (TypeError, ValueError):
-            rewards.append(None)
-    return rewards
-
-
-def piston_request(row: dict, test: dict, code: str) -> dict:
-    config = f"TIME_LIMIT={row['time_limit']}\nMEMORY_LIMIT={row['memory_limit']}\nINPUT_MODE=stdio"
-    return {
-        "files": [
-            {"name": "main.python", "content": code},
-            {"name": "input.txt", "content": test["input"]},
-            {"name": "correct_output.txt", "content": test["output"]},
-            {"name": "grader_config", "content": config},
-        ],
-        "run_timeout": (row["time_limit"] + 10) * 1000,
-        "language": "cf_python3",
-        "version": "*",
-    }
-
-
 def piston_http(server: Server, row: dict, codes: list[str], clients: int) -> list[float]:
     async def run() -> list[float]:
         tokens = asyncio.Semaphore(clients)
@@ -186,7 +147,7 @@ def piston_http(server: Server, row: dict, codes: list[str], clients: int) -> li
                     tokens,
                     session.post(
                         f"{server.url}/api/v2/execute",
-                        json=piston_request(row, test, code),
+                        json=piston_request(row, test, code, "python"),
                         headers={"Content-Type": "application/json"},
                     ) as response,
                 ):
@@ -195,14 +156,8 @@ def piston_http(server: Server, row: dict, codes: list[str], clients: int) -> li
                     return await response.json(content_type=None)
 
             async def score(code: str) -> float:
-                results = await asyncio.gather(*(one(code, t) for t in row["official_tests"]))
-                if any(r["compile"]["code"] != 0 for r in results):
-                    return -0.1
-                passed = sum(
-                    r["run"]["code"] == 0 and r["run"]["stdout"].strip() == "1" for r in results
-                )
-                total = len(results)
-                return (1.0 if passed == total else 0.0) + 0.1 * passed / total
+                tests = row["official_tests"]
+                return weighted_sum(list(await asyncio.gather(*(one(code, t) for t in tests))))
 
             return list(await asyncio.gather(*(score(code) for code in codes)))
 
@@ -244,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             lambda c: 1.0 if c.passes == TESTS else 0.0,
         ),
         "open-r1-e2b": (
-            lambda: e2b_http(server, scripts),
+            lambda: router_rewards(server.url.removeprefix("http://"), scripts),
             lambda: code_reward([chat(c.text) for c in mixed], verification_info=mixed_infos),
             mixed,
             lambda c: c.passes / TESTS,
@@ -256,26 +211,22 @@ def main(argv: list[str] | None = None) -> int:
             lambda c: (1.0 if c.passes == TESTS else 0.0) + 0.1 * c.passes / TESTS,
         ),
     }
-    runs = [(path, kind) for path in paths for kind in ("http", "in-process")]
-    times: dict[tuple[str, str], list[float]] = {run: [] for run in runs}
-    void: dict[str, list[int]] = {}
+    runners = {
+        f"{path} {kind}": pairs[path][0 if kind == "http" else 1]
+        for path in paths
+        for kind in ("http", "in-process")
+    }
+
+    def check(name: str, got) -> list[int]:
+        _, _, completions, expected = pairs[name.split(" ")[0]]
+        return [i for i, (c, g) in enumerate(zip(completions, got, strict=True))
+                if g is None or abs(g - expected(c)) > 1e-9]  # fmt: skip
+
     try:
-        for path, kind in runs:  # warm-up: pools started, problems decoded, imports done
-            pairs[path][0 if kind == "http" else 1]()
-        for round_ in range(args.repeat):
-            shift = round_ % len(runs)
-            for path, kind in runs[shift:] + runs[:shift]:
-                http, local, completions, expected = pairs[path]
-                started = time.perf_counter()
-                got = (http if kind == "http" else local)()
-                times[(path, kind)].append(time.perf_counter() - started)
-                bad = [i for i, (c, g) in enumerate(zip(completions, got, strict=True))
-                       if g is None or abs(g - expected(c)) > 1e-9]  # fmt: skip
-                if bad:
-                    void[f"{path} {kind}"] = bad[:5]
+        times, void = timed_rounds(runners, check, args.repeat)
     finally:
         server.close()
-    medians = {f"{p} {k}": statistics.median(t) for (p, k), t in times.items()}
+    median = medians(times)
     print(
         f"{args.completions} completions x {TESTS} tests, {args.workers} workers, "
         f"{args.clients} clients, {args.repeat} rounds (medians)"
@@ -283,29 +234,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'path':16s} {'http s':>8s} {'in-proc s':>10s} {'ratio':>7s} {'ms/completion':>14s}")
     summary = {}
     for path in paths:
-        http, local = medians[f"{path} http"], medians[f"{path} in-process"]
+        http, local = median[f"{path} http"], median[f"{path} in-process"]
         count = len(pairs[path][2])
         per = 1000 * (http - local) / count
         summary[path] = {"http_s": http, "in_process_s": local, "ratio": http / local,
                          "overhead_ms_per_completion": per, "completions": count}  # fmt: skip
         print(f"{path:16s} {http:8.3f} {local:10.3f} {http / local:6.2f}x {per:14.2f}")
-    if args.json:
-        Path(args.json).write_text(
-            json.dumps(
-                {
-                    "args": vars(args),
-                    "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-                    "rounds_s": {f"{p} {k}": t for (p, k), t in times.items()},
-                    "summary": summary,
-                },
-                indent=1,
-            )
-            + "\n"
-        )
-    if void:
-        print(f"VOID: scores that do not match their completions: {void}")
-        return 1
-    return 0
+    write_results(args.json, args, rounds_s=times, summary=summary)
+    return void_exit(void)
 
 
 if __name__ == "__main__":

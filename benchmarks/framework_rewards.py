@@ -37,9 +37,7 @@ import asyncio
 import json
 import os
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -50,7 +48,7 @@ sys.path.insert(0, str(HERE / "speed"))
 sys.path.insert(0, str(HERE))
 
 from rl_reward import TESTS, make_completions, make_tests  # noqa: E402
-from serve_throughput import Server  # noqa: E402
+from side_by_side import Server, medians, timed_rounds, void_exit, write_results  # noqa: E402
 
 from evaluator import CodeReward  # noqa: E402
 from evaluator.reward.openrlhf import REWARD_FUNC_FILE  # noqa: E402
@@ -190,25 +188,17 @@ def main(argv: list[str] | None = None) -> int:
         "slime-group-rm": lambda: run_slime_rm(completions, labels, 8),
         "ours-in-process": lambda: run_in_process(reward, completions, labels),
     }
-    rows: dict[str, list[float]] = {name: [] for name in STRATEGIES}
-    void: dict[str, list[int]] = {}
+
+    def check(name: str, got) -> list[int]:
+        return [i for i, (e, g) in enumerate(zip(expected, got, strict=True)) if e != g]
+
     try:
-        for name in STRATEGIES:  # warm-up: pools started, imports done, problems decoded
-            runners[name]()
-        for r in range(args.repeat):
-            shift = r % len(STRATEGIES)
-            for name in STRATEGIES[shift:] + STRATEGIES[:shift]:
-                started = time.perf_counter()
-                got = runners[name]()
-                rows[name].append(time.perf_counter() - started)
-                bad = [i for i, (e, g) in enumerate(zip(expected, got, strict=True)) if e != g]
-                if bad:
-                    void[name] = bad[:5]
+        rows, void = timed_rounds(runners, check, args.repeat)
     finally:
         reward.close()
         server.close()
-    medians = {name: statistics.median(times) for name, times in rows.items()}
-    library = medians["ours-in-process"]
+    median = medians(rows)
+    library = median["ours-in-process"]
     count = len(completions)
     print(
         f"{count} completions x {TESTS} tests, {args.workers} workers, "
@@ -219,31 +209,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     overhead = {}
     for name in STRATEGIES:
-        overhead[name] = 1000 * (medians[name] - library) / count
+        overhead[name] = 1000 * (median[name] - library) / count
         print(
-            f"{name:16s} {medians[name]:8.3f} {count / medians[name]:8.0f} "
-            f"{medians[name] / library:12.2f}x {overhead[name]:14.2f}"
+            f"{name:16s} {median[name]:8.3f} {count / median[name]:8.0f} "
+            f"{median[name] / library:12.2f}x {overhead[name]:14.2f}"
         )
-    if args.json:
-        Path(args.json).write_text(
-            json.dumps(
-                {
-                    "args": vars(args),
-                    "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-                    "cpu_count": os.cpu_count(),
-                    "rounds_s": rows,
-                    "median_s": medians,
-                    "over_in_process": {n: medians[n] / library for n in STRATEGIES},
-                    "overhead_ms_per_completion": overhead,
-                },
-                indent=1,
-            )
-            + "\n"
-        )
-    if void:
-        print(f"VOID: rewards that do not match their completions: {void}")
-        return 1
-    return 0
+    write_results(
+        args.json,
+        args,
+        cpu_count=os.cpu_count(),
+        rounds_s=rows,
+        median_s=median,
+        over_in_process={n: median[n] / library for n in STRATEGIES},
+        overhead_ms_per_completion=overhead,
+    )
+    return void_exit(void)
 
 
 if __name__ == "__main__":

@@ -26,16 +26,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import signal
-import socket
-import statistics
-import subprocess
 import sys
-import tempfile
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -44,49 +37,15 @@ import requests
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "speed"))
+sys.path.insert(0, str(HERE))
 
 from rl_reward import TESTS, call_ours, columns, make_completions, make_tests  # noqa: E402
+from side_by_side import Server, timed_rounds, void_exit, write_results  # noqa: E402
+from side_by_side import medians as median_of  # noqa: E402
 
 from evaluator import CodeReward  # noqa: E402
 
 STRATEGIES = ["verl-run-code", "ours-batch", "ours-in-process"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """``mcevaluate serve`` in its own process, for the length of the benchmark."""
-
-    def __init__(self, workers: int) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.tmp = tempfile.mkdtemp(prefix="serve-bench-")
-        command = [sys.executable, "-m", "evaluator.cli", "serve", "--port", str(self.port)]
-        command += ["--workers", str(workers)]
-        self.log = open(os.path.join(self.tmp, "server.log"), "wb")  # noqa: SIM115
-        self.process = subprocess.Popen(
-            command,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "TMPDIR": self.tmp},
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(f"{self.url}/health", timeout=1).ok:
-                    return
-            except requests.ConnectionError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def close(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(60)
-        self.log.close()
 
 
 def ground_truth(tests, problem: str) -> str:
@@ -172,24 +131,17 @@ def main(argv: list[str] | None = None) -> int:
         "ours-batch": lambda: run_batch(server, completions, tests),
         "ours-in-process": lambda: call_ours(reward, completions, cols),
     }
-    rows: dict[str, list[float]] = {name: [] for name in STRATEGIES}
-    void: dict[str, list[int]] = {}
+
+    def check(name: str, got) -> list[int]:
+        return [i for i, (c, g) in enumerate(zip(completions, got, strict=True))
+                if abs(g - expected(name, c)) > 1e-9]  # fmt: skip
+
     try:
-        for name in STRATEGIES:  # warm-up: pools started, imports done
-            runners[name]()
-        for r in range(args.repeat):
-            for name in STRATEGIES[r % 3 :] + STRATEGIES[: r % 3]:
-                started = time.perf_counter()
-                got = runners[name]()
-                rows[name].append(time.perf_counter() - started)
-                bad = [i for i, (c, g) in enumerate(zip(completions, got, strict=True))
-                       if abs(g - expected(name, c)) > 1e-9]  # fmt: skip
-                if bad:
-                    void[name] = bad[:5]
+        rows, void = timed_rounds(runners, check, args.repeat)
     finally:
         reward.close()
         server.close()
-    medians = {name: statistics.median(times) for name, times in rows.items()}
+    medians = median_of(rows)
     library = medians["ours-in-process"]
     requests_made = len(completions) * TESTS
     print(
@@ -210,25 +162,15 @@ def main(argv: list[str] | None = None) -> int:
         f"/run_code {1000 * per_request:.2f} ms per request over the library "
         f"({requests_made} requests)"
     )
-    if args.json:
-        Path(args.json).write_text(
-            json.dumps(
-                {
-                    "args": vars(args),
-                    "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-                    "rounds_s": rows,
-                    "median_s": medians,
-                    "batch_over_library": medians["ours-batch"] / library,
-                    "run_code_overhead_ms_per_request": 1000 * per_request,
-                },
-                indent=1,
-            )
-            + "\n"
-        )
-    if void:
-        print(f"VOID: scores that do not match their completions: {void}")
-        return 1
-    return 0
+    write_results(
+        args.json,
+        args,
+        rounds_s=rows,
+        median_s=medians,
+        batch_over_library=medians["ours-batch"] / library,
+        run_code_overhead_ms_per_request=1000 * per_request,
+    )
+    return void_exit(void)
 
 
 if __name__ == "__main__":

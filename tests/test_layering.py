@@ -242,3 +242,108 @@ def test_no_module_outside_formats_decodes_a_problem_record():
             ):
                 offenders.append(f"{where}:{node.lineno} imports a format's decoders")
     assert offenders == []
+
+
+# The RL frameworks' adapters (issue 41) and their endpoints on the service: thin layers over
+# CodeReward's public API (submit, problems, closed; grader= and problems= to share a server's),
+# so that the reward's insides can change without breaking every framework at once.
+FRAMEWORK_ADAPTERS = ("areal", "labels", "open_r1", "openrlhf", "openrlhf_reward_func",
+                      "shared", "skyrl", "slime", "verifiers", "verl")  # fmt: skip
+FRAMEWORK_ENDPOINTS = ("e2b", "graders", "nemo_gym", "openrlhf", "piston", "slime")
+_REWARD_CORE = ("__init__", "code_reward", "columns")  # the reward itself, not an adapter
+
+
+def _framework_files() -> list[Path]:
+    adapters = [EVALUATOR / "reward" / f"{name}.py" for name in FRAMEWORK_ADAPTERS]
+    return adapters + [EVALUATOR / "service" / f"{name}.py" for name in FRAMEWORK_ENDPOINTS]
+
+
+def _exports(module: str) -> set[str] | None:
+    """A project module's ``__all__`` (read, not imported); None when it has none."""
+    path = MODULES.get(module)
+    if path is None:
+        return None
+    for node in ast.parse(path.read_text(), str(path)).body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            return set(ast.literal_eval(node.value))
+    return None
+
+
+def _private_uses(path: Path, name: str | None = None) -> list[str]:
+    """Where ``path`` imports a project module's name that the module does not export (an
+    underscore name, or one outside its ``__all__``), or touches another object's private
+    attribute (``reward._problems``; its own ``self._x`` is its business). ``name``: the
+    module's dotted name (default: from its place in the repository)."""
+    name = name or ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    base = name.rpartition(".")[0]
+    where = name
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                parts = base.split(".")[: len(base.split(".")) - node.level + 1]
+                module = ".".join([*parts, *([module] if module else [])])
+            if not module.startswith("evaluator"):
+                continue
+            exported = _exports(module)
+            for alias in node.names:
+                if f"{module}.{alias.name}" in MODULES:
+                    continue  # a submodule
+                if alias.name.startswith("_") or (
+                    exported is not None and alias.name not in exported
+                ):
+                    found.append(f"{where}:{node.lineno} imports {module}.{alias.name}")
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            dunder = node.attr.startswith("__") and node.attr.endswith("__")
+            mine = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            if not dunder and not mine:
+                found.append(f"{where}:{node.lineno} uses {ast.unparse(node)}")
+    return found
+
+
+def test_framework_adapters_use_only_the_rewards_public_api():
+    offenders = [use for path in _framework_files() for use in _private_uses(path)]
+    assert offenders == []
+
+
+def test_the_public_api_check_sees_a_private_use(tmp_path):
+    path = tmp_path / "probe.py"
+    path.write_text(
+        "from evaluator.reward.columns import _TRL_KEYWORDS\n"
+        "from .code_reward import CodeReward, Grader\n"
+        "reward._problems.get(1)\n"
+    )
+    assert [use.split(" ", 1)[1] for use in _private_uses(path, "evaluator.reward.probe")] == [
+        "imports evaluator.reward.columns._TRL_KEYWORDS",
+        "imports evaluator.reward.code_reward.Grader",  # there, but not exported
+        "uses reward._problems",
+    ]
+
+
+def test_every_framework_module_is_checked():
+    """A new adapter in evaluator/reward, or a new service module that grades through the
+    reward, is listed above (and so checked)."""
+    adapters = {p.stem for p in (EVALUATOR / "reward").glob("*.py")} - set(_REWARD_CORE)
+    assert adapters == set(FRAMEWORK_ADAPTERS)
+    graders = {
+        name.rpartition(".")[2]
+        for name, targets in GRAPH.items()
+        if name.startswith("evaluator.service.")
+        and any(t.startswith("evaluator.reward") for t in targets)
+    }
+    assert graders <= set(FRAMEWORK_ENDPOINTS), graders - set(FRAMEWORK_ENDPOINTS)
+
+
+def test_the_reward_imports_neither_the_service_nor_the_cli():
+    """The reward and its adapters run inside training processes: the service and the CLI
+    build on them, never the other way (they share the callers' layer)."""
+    offenders = [
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if module.startswith("evaluator.reward")
+        for target in sorted(targets)
+        if target.startswith(("evaluator.service", "evaluator.cli"))
+    ]
+    assert offenders == []

@@ -76,8 +76,27 @@ pool; see :func:`problem_from_ground_truth` for the accepted ``ground_truth`` fo
 The package: :mod:`evaluator.reward.columns` (completions and dataset columns to problems, and
 the :class:`~evaluator.reward.columns.ProblemCache` of decoded problems),
 :mod:`evaluator.reward.code_reward` (:class:`CodeReward` and :class:`AsyncCodeReward`: TRL's
-callable, its pool, the plain-Python ``score``) and :mod:`evaluator.reward.verl` (verl's
-functions and ground truths). What ``__all__`` names is importable from ``evaluator.reward``
+callable, its pool, the plain-Python ``score``, and :meth:`CodeReward.submit`, the
+:class:`~evaluator.reward.code_reward.Submission` an adapter awaits) and
+:mod:`evaluator.reward.verl` (verl's functions and ground truths). The other RL frameworks'
+adapters, each a thin layer over :class:`CodeReward`'s public API in the shape the framework
+calls (README's "Other RL frameworks"):
+
+* :mod:`evaluator.reward.shared`: the one warm reward a process's module-level adapters share
+  (:func:`shared_reward`, closed at exit);
+* :mod:`evaluator.reward.labels`: a framework's label (a dataset row of any source) as a
+  problem, and the grading of (response, label) pairs that OpenRLHF, slime, SkyRL, AReaL and
+  the service's endpoints share;
+* :mod:`evaluator.reward.openrlhf` (``reward_func``; :mod:`evaluator.reward.openrlhf_reward_func`
+  is the file OpenRLHF loads), :mod:`evaluator.reward.slime` (``rm``, ``batched_rm``),
+  :mod:`evaluator.reward.verifiers` (``load_environment``, ``code_reward``, the v1 taskset),
+  :mod:`evaluator.reward.open_r1` (``code_reward``, ``binary_code_reward``, ``cf_code_reward``),
+  :mod:`evaluator.reward.skyrl` (the ``microcoder`` skyrl-gym environment) and
+  :mod:`evaluator.reward.areal` (AReaL's reward function).
+
+Their HTTP shapes (OpenRLHF's ``/get_reward``, slime's ``/slime/reward``, NeMo-Gym's
+``/verify``, open-r1's E2B router and Piston) are endpoints of ``mcevaluate serve``
+(:mod:`evaluator.service`). What ``__all__`` names is importable from ``evaluator.reward``
 itself, the module path verl loads (``custom_reward_function.path=pkg://evaluator.reward``).
 """
 

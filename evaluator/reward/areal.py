@@ -62,7 +62,7 @@ def process_reward() -> CodeReward:
         return shared_reward()
     with _lock:
         reward = _own["reward"]
-        if _own["pid"] == os.getpid() and reward is not None and not reward._closed:
+        if _own["pid"] == os.getpid() and reward is not None and not reward.closed:
             return reward
         if reward is not None and _own["pid"] != os.getpid():
             _inherited.append(reward)  # its servers are the parent's

@@ -23,6 +23,20 @@ from evaluator.runner.grading import GradeOptions, Grader, GradeResult
 from evaluator.runner.run import problem_language, unsupported_message
 from evaluator.sandbox.records import Isolation
 
+__all__ = [
+    "BAD_PROBLEM_ACTIONS",
+    "ERROR",
+    "NO_CODE",
+    "UNSUPPORTED",
+    "VERDICT_NAMES",
+    "WRONG_VERDICTS",
+    "AsyncCodeReward",
+    "CodeReward",
+    "NotRun",
+    "RewardDetails",
+    "Submission",
+]
+
 NO_CODE = "NO_CODE"
 ERROR = "ERROR"
 UNSUPPORTED = "UNSUPPORTED"
@@ -42,6 +56,14 @@ _LOG = logging.getLogger("evaluator.reward")
 _OTHER_FRAMEWORKS_ARGUMENTS = frozenset(
     {"completion", "answer", "info", "solution_str", "solution_strs", "ground_truth",
      "response", "responses", "label", "labels", "queries", "query", "sample", "samples"}
+)  # fmt: skip
+
+
+# What a pickled reward leaves behind: its process's state (a pool, a cache, a lock, what it
+# was given to share), which the copy makes anew in its own process.
+_NOT_PICKLED = frozenset(
+    {"_grader", "_lock", "_problems", "_pool", "_closed", "_exit_hook", "_warned",
+     "_given_problems", "_given_grader"}
 )  # fmt: skip
 
 
@@ -76,6 +98,10 @@ class CodeReward:
     naming the row and field before anything runs; ``"skip"`` gives that row no reward
     (``None``, verdict ``ERROR``), logs one warning per distinct problem and counts it in
     :attr:`bad_problems` and the ``<prefix>/bad_problems`` metric.
+    ``problems``: a cache of decoded problems to share with other rewards (a server's, for
+    every request) instead of one of ``cache_size`` of its own; ``grader``: a grader to grade
+    with instead of making one (a server's, over its pool and builder): its owner closes it,
+    this reward never does, and a pickled copy makes its own.
     """
 
     __name__ = "code_reward"
@@ -98,6 +124,8 @@ class CodeReward:
         ray_options: dict[str, Any] | None = None,
         language: str | None = None,
         on_bad_problem: str = "raise",
+        problems: ProblemCache | None = None,
+        grader: Grader | None = None,
     ) -> None:
         if on_bad_problem not in BAD_PROBLEM_ACTIONS:
             raise ValueError(
@@ -128,6 +156,7 @@ class CodeReward:
         self.metric_prefix = metric_prefix
         self.cache_size = max(1, cache_size)
         self._pool = pool
+        self._given_problems, self._given_grader = problems, grader
         self._init_state()
         self.last_results: list[GradeResult | None] = []
         self.last_verdicts: list[str] = []
@@ -137,7 +166,7 @@ class CodeReward:
     def _init_state(self) -> None:
         self._grader: Grader | None = None
         self._lock = threading.Lock()
-        self._problems = ProblemCache(self.cache_size)
+        self._problems = self._given_problems or ProblemCache(self.cache_size)
         self._closed = False
         self._warned: set[str] = set()  # bad problems already logged (on_bad_problem="skip")
         self.bad_problems = 0  # rows skipped for a problem that cannot be read
@@ -145,12 +174,7 @@ class CodeReward:
     # -- pickling (e.g. to a Ray actor): the pool stays behind, the copy makes its own --------
 
     def __getstate__(self) -> dict[str, Any]:
-        state = {
-            key: value
-            for key, value in self.__dict__.items()
-            if key
-            not in ("_grader", "_lock", "_problems", "_pool", "_closed", "_exit_hook", "_warned")
-        }
+        state = {key: value for key, value in self.__dict__.items() if key not in _NOT_PICKLED}
         state["last_results"], state["last_verdicts"], state["last_rewards"] = [], [], []
         state["last_reasons"] = []
         return state
@@ -158,19 +182,23 @@ class CodeReward:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._pool = None
+        self._given_problems, self._given_grader = None, None  # the process's own, not a copy
         self._init_state()
 
     # -- the warm grader ----------------------------------------------------------------------
 
     @property
     def grader(self) -> Grader:
-        """The grader (and its pool), created on first use and kept between calls."""
-        grader = self._grader
-        if grader is not None:
+        """The grader (and its pool), created on first use and kept between calls (or the
+        ``grader=`` given)."""
+        grader = self._grader if self._given_grader is None else self._given_grader
+        if grader is not None and not self._closed:
             return grader
         with self._lock:
             if self._closed:
                 raise RuntimeError("this CodeReward is closed")
+            if self._given_grader is not None:  # its owner closes it: no exit hook
+                return self._given_grader
             if self._grader is None:
                 if self.backend == "ray":  # actors with their own sandbox pools, per node
                     from evaluator.backends.ray_backend import RayGrader
@@ -216,6 +244,11 @@ class CodeReward:
         if grader is not None:
             grader.close()
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (a closed reward grades nothing more)."""
+        return self._closed
+
     def __enter__(self) -> CodeReward:
         return self
 
@@ -232,6 +265,13 @@ class CodeReward:
             pass
 
     # -- problems ------------------------------------------------------------------------------
+
+    @property
+    def problems(self) -> ProblemCache:
+        """The cache of decoded problems (``problems=`` when one was given): adapters that read
+        problems from their framework's own fields decode each distinct one once through it
+        (:meth:`ProblemCache.get`, :meth:`ProblemCache.for_record`)."""
+        return self._problems
 
     @property
     def cache_hits(self) -> int:
@@ -277,6 +317,23 @@ class CodeReward:
         return list(problems)
 
     # -- grading -------------------------------------------------------------------------------
+
+    def submit(
+        self,
+        problems: Sequence[Problem | ProblemError | None],
+        completions: Sequence[Any],
+        languages: Sequence[str | None] | None = None,
+        on_bad_problem: str | None = None,
+    ) -> Submission:
+        """Hand ``completions`` to the pool against ``problems`` without waiting (the problems
+        and arguments as :meth:`score_details` takes them); the :class:`Submission`'s
+        :meth:`~Submission.details` (or ``await`` :meth:`~Submission.details_async`) scores
+        them. A problem that cannot be read raises here, before anything runs, unless
+        ``on_bad_problem`` is ``"skip"``. For adapters that decode their framework's problems
+        and submit in a worker thread, then await the results on an event loop."""
+        started = time.perf_counter()
+        pending = self._submit(problems, completions, languages, on_bad_problem)
+        return Submission(self, pending, started)
 
     def _submit(
         self,
@@ -403,10 +460,7 @@ class CodeReward:
         """Grade completions against already-built problems (None: no problem, that
         completion's ERROR; a :class:`ProblemError`: as ``on_bad_problem`` says), blocking;
         ``languages``: each completion's, where it is stated."""
-        started = time.perf_counter()
-        pending = self._submit(problems, completions, languages, on_bad_problem)
-        outcomes = self._wait(pending)
-        return self._finish(pending, outcomes, started, log_metric)
+        return self.submit(problems, completions, languages, on_bad_problem).details(log_metric)
 
     def score(
         self,
@@ -438,6 +492,37 @@ class CodeReward:
         """Whether completion ``index`` of the last call was judged and found wrong (WA, TLE,
         MLE, RE, OLE, CE); False for AC, NO_CODE and ERROR (nothing was judged)."""
         return self.last_verdicts[index] in WRONG_VERDICTS
+
+
+@dataclass(slots=True)
+class Submission:
+    """Completions in the pool (:meth:`CodeReward.submit`): each one's future, or its verdict
+    where nothing runs. Scored once, by :meth:`details` or :meth:`details_async`."""
+
+    reward: CodeReward
+    pending: list[Future[GradeResult] | str]
+    started: float
+
+    def details(self, log_metric: Callable[[str, float], None] | None = None) -> RewardDetails:
+        """The rewards, verdicts and reasons, waiting for every program (blocking); the
+        reward's ``last_*`` attributes and metrics (and ``log_metric``'s) as a call's."""
+        outcomes = self.reward._wait(self.pending)
+        return self.reward._finish(self.pending, outcomes, self.started, log_metric)
+
+    async def details_async(
+        self, log_metric: Callable[[str, float], None] | None = None
+    ) -> RewardDetails:
+        """:meth:`details` without blocking the event loop: it awaits the programs' futures."""
+        outcomes = await _gather(self.pending)
+        return self.reward._finish(self.pending, outcomes, self.started, log_metric)
+
+
+async def _gather(pending: Sequence[Future[GradeResult] | str]) -> list[Any]:
+    """Each pending item's outcome (a result, or the exception it raised; None for a verdict
+    given without running), awaited together on the running loop."""
+    waits = [asyncio.wrap_future(item) for item in pending if not isinstance(item, str)]
+    done = iter(await asyncio.gather(*waits, return_exceptions=True))
+    return [None if isinstance(item, str) else next(done) for item in pending]
 
 
 class NotRun(str):
@@ -498,21 +583,13 @@ class AsyncCodeReward(CodeReward):
         **columns: Any,
     ) -> list[float | None]:
         completions = _completions(completions, columns)
-        started = time.perf_counter()
 
-        def prepare():
+        def prepare() -> Submission:
             problems = self._problems.for_columns(len(completions), columns)
-            return self._submit(problems, completions, languages_column(len(completions), columns))
+            return self.submit(problems, completions, languages_column(len(completions), columns))
 
-        pending = await asyncio.to_thread(prepare)
-        outcomes = await self._gather(pending)
-        return self._finish(pending, outcomes, started, columns.get("log_metric")).rewards
-
-    @staticmethod
-    async def _gather(pending: Sequence[Future[GradeResult] | str]) -> list[Any]:
-        waits = [asyncio.wrap_future(item) for item in pending if not isinstance(item, str)]
-        done = iter(await asyncio.gather(*waits, return_exceptions=True))
-        return [None if isinstance(item, str) else next(done) for item in pending]
+        submission = await asyncio.to_thread(prepare)
+        return (await submission.details_async(columns.get("log_metric"))).rewards
 
     # Function-like attributes so that inspect.iscoroutinefunction() (and asyncio's) say True
     # for instances on Python 3.11, where an async __call__ alone is not enough.

@@ -18,6 +18,21 @@ from evaluator.formats.registry import Format, detect_format
 from evaluator.problem import Harness, Problem
 
 # Keywords TRL passes to reward functions that are not dataset columns.
+__all__ = [
+    "ROW_ID",
+    "ProblemCache",
+    "ProblemError",
+    "completion_text",
+    "fingerprint",
+    "json_if_text",
+    "languages_column",
+    "problem_from_columns",
+    "problem_of_record",
+    "program_of",
+    "row_format",
+    "row_record",
+]
+
 _TRL_KEYWORDS = frozenset({"trainer_state", "log_extra", "log_metric"})
 # The id of a row that names none (a reward needs none: rows are told apart by position).
 ROW_ID = "sample"
@@ -80,7 +95,7 @@ def languages_column(count: int, columns: Mapping[str, Any]) -> list[str | None]
 # --- problems from dataset columns --------------------------------------------------------------
 
 
-def _fingerprint(value: Any) -> Any:
+def fingerprint(value: Any) -> Any:
     """A cheap, hashable stand-in for a column value (long texts and containers hashed)."""
     if value is None or isinstance(value, bool | int | float):
         return value
@@ -96,7 +111,9 @@ def _fingerprint(value: Any) -> Any:
     return (len(data), hashlib.blake2b(data, digest_size=16).digest())
 
 
-def _json_if_text(value: Any, field: str) -> Any:
+def json_if_text(value: Any, field: str) -> Any:
+    """``value`` decoded when it is JSON text (a dataset column of text), as it is otherwise;
+    :class:`ProblemError` naming ``field`` for text that is not JSON."""
     if isinstance(value, str):
         try:
             return orjson.loads(value)
@@ -112,7 +129,7 @@ def row_record(fields: Mapping[str, Any]) -> dict[str, Any]:
     code a HumanEval-style sample continues comes as ``prompt_code``); a ``problem_json``
     column (a whole record of any format, as JSON text or an object) stands for the row."""
     if fields.get("problem_json") is not None:
-        record = _json_if_text(fields["problem_json"], "problem_json")
+        record = json_if_text(fields["problem_json"], "problem_json")
         if not isinstance(record, dict):
             raise ProblemError("problem_json: expected a JSON object")
         return record
@@ -206,7 +223,7 @@ class ProblemCache:
             return exc
         key = (
             fmt.name,
-            tuple((k, _fingerprint(record[k])) for k in fmt.fields if record.get(k) is not None),
+            tuple((k, fingerprint(record[k])) for k in fmt.fields if record.get(k) is not None),
         )
         return self.get(key, lambda: problem_of_record(record, fmt))
 

@@ -17,23 +17,15 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
 from typing import Any
 
 import orjson
 
 from evaluator.problem import Problem
-from evaluator.reward.code_reward import (
-    VERDICT_NAMES,
-    AsyncCodeReward,
-    CodeReward,
-    RewardDetails,
-)
-from evaluator.reward.columns import ProblemError, _fingerprint, problem_of_record, row_record
+from evaluator.reward.code_reward import VERDICT_NAMES, CodeReward, RewardDetails, Submission
+from evaluator.reward.columns import ProblemError, fingerprint, problem_of_record, row_record
 from evaluator.reward.verl import ON_BAD_PROBLEM_ENV, stated_language
-from evaluator.runner.grading import GradeResult
 
 __all__ = [
     "LabelError",
@@ -114,7 +106,7 @@ def label_problem(reward: CodeReward, label: Any) -> Problem | ProblemError:
         except ProblemError as exc:
             raise _Unreadable(str(exc).removeprefix("label: ")) from None
 
-    return reward._problems.get(("framework label", _fingerprint(label)), decode)
+    return reward.problems.get(("framework label", fingerprint(label)), decode)
 
 
 def bad_label_action() -> str:
@@ -176,7 +168,10 @@ def _prepare(
     labels: Sequence[Any],
     fields: Sequence[str],
     check: Callable[[Problem, str], None] | None,
-) -> list[Future[GradeResult] | str]:
+) -> Submission:
+    """Each label's problem (decoded once per distinct label), checked, and the responses
+    handed to ``reward``'s pool; :class:`LabelError` for the first label that cannot be read
+    unless :func:`bad_label_action` says ``skip``."""
     action = bad_label_action()
     problems: list[Problem | ProblemError] = []
     for label, field in zip(labels, fields, strict=True):
@@ -190,7 +185,7 @@ def _prepare(
         problems.append(problem)
     languages = [stated_language(label) for label in labels]
     texts = [strip_special_tokens(r) if isinstance(r, str) else r for r in responses]
-    return reward._submit(problems, texts, languages, action)
+    return reward.submit(problems, texts, languages, action)
 
 
 def _scores(details: RewardDetails) -> RewardDetails:
@@ -212,10 +207,7 @@ def grade_labelled(
     label is called in errors (``labels[3]``, ``sample.label``); ``check(problem, field)`` may
     refuse a problem by raising. A label that cannot be read raises :class:`LabelError` naming
     its field before anything runs (unless :func:`bad_label_action` is ``skip``)."""
-    started = time.perf_counter()
-    pending = _prepare(reward, responses, labels, fields, check)
-    outcomes = reward._wait(pending)
-    return _scores(reward._finish(pending, outcomes, started, None))
+    return _scores(_prepare(reward, responses, labels, fields, check).details())
 
 
 async def grade_labelled_async(
@@ -227,7 +219,5 @@ async def grade_labelled_async(
 ) -> RewardDetails:
     """:func:`grade_labelled` without blocking the event loop: decoding in a worker thread,
     programs in the pool, the loop only awaits their futures."""
-    started = time.perf_counter()
-    pending = await asyncio.to_thread(_prepare, reward, responses, labels, fields, check)
-    outcomes = await AsyncCodeReward._gather(pending)
-    return _scores(reward._finish(pending, outcomes, started, None))
+    submission = await asyncio.to_thread(_prepare, reward, responses, labels, fields, check)
+    return _scores(await submission.details_async())

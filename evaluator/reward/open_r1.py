@@ -82,7 +82,9 @@ _LOG = logging.getLogger("evaluator.reward.open_r1")
 _NOT_COLUMNS = frozenset({"prompts", "completion_ids", "on_bad_problem"})
 
 _lock = threading.Lock()
-_rewards: dict[tuple[str, float | None], CodeReward] = {}
+# Each mode's reward beside the shared reward whose pool it grades in: remade when that one is
+# (a closed shared reward's pool is gone).
+_rewards: dict[tuple[str, float | None], tuple[CodeReward, CodeReward]] = {}
 _problems = ProblemCache()
 _warned_no_tests_folder = False
 
@@ -91,17 +93,17 @@ def _reward(mode: str, time_limit: float | None) -> CodeReward:
     """A warm reward in ``mode`` over the shared reward's pool (one per mode and default time
     limit, made on first use; its own builds and checkers closed at interpreter exit, before
     the shared pool, which the shared reward closes)."""
-    pool = shared_reward().grader.pool
+    shared = shared_reward()
     key = (mode, time_limit)
     with _lock:
-        reward = _rewards.get(key)
-        if reward is not None and not reward._closed and reward._pool is pool:
-            return reward
-        if reward is not None:
-            reward.close()
-        reward = CodeReward(mode=mode, pool=pool, time_limit=time_limit)
+        found = _rewards.get(key)
+        if found is not None and found[0] is shared and not found[1].closed:
+            return found[1]
+        if found is not None:
+            found[1].close()
+        reward = CodeReward(mode=mode, pool=shared.grader.pool, time_limit=time_limit)
         atexit.register(reward.close)
-        _rewards[key] = reward
+        _rewards[key] = (shared, reward)
         return reward
 
 

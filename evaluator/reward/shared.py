@@ -24,6 +24,6 @@ def shared_reward() -> CodeReward:
     """The process's shared :class:`CodeReward` (see the module docstring)."""
     global _shared
     with _lock:
-        if _shared is None or _shared._closed:
+        if _shared is None or _shared.closed:
             _shared = CodeReward(mode="binary")
         return _shared

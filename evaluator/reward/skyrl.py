@@ -86,6 +86,10 @@ class CodeEnv(BaseTextEnv):
         self.reason = ""
 
     def step(self, action: str) -> BaseTextEnvStepOutput:
+        if not isinstance(action, str):  # a missing response is no model's answer: never a 0.0
+            raise TypeError(
+                f"CodeEnv.step takes the model's response text, got {type(action).__name__}"
+            )
         self.turns += 1
         details = grade_labelled(shared_reward(), [action], [self.ground_truth], [GROUND_TRUTH])
         self.verdict, self.reason = details.verdicts[0], details.reasons[0]

@@ -44,7 +44,6 @@ import functools
 import logging
 import os
 import threading
-import time
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -55,7 +54,7 @@ import orjson
 from evaluator.formats.errors import InputError
 from evaluator.formats.records import read_records
 from evaluator.problem import Problem
-from evaluator.reward.code_reward import ERROR, VERDICT_NAMES, AsyncCodeReward, CodeReward
+from evaluator.reward.code_reward import ERROR, VERDICT_NAMES, CodeReward, Submission
 from evaluator.reward.columns import ProblemError, completion_text, row_format, row_record
 from evaluator.reward.labels import bad_label_action, strip_special_tokens
 from evaluator.reward.shared import shared_reward
@@ -143,7 +142,7 @@ def _record_of(value: Any, field: str) -> dict[str, Any]:
 
 
 def _decode(reward: CodeReward, record: Mapping[str, Any], field: str) -> Problem:
-    found = reward._problems.for_record(record)
+    found = reward.problems.for_record(record)
     if isinstance(found, ProblemError):
         raise ProblemError(f"{field}: {found}") from None
     return found
@@ -219,21 +218,19 @@ async def grade_row(
     if isinstance(text, str):
         text = strip_special_tokens(text)
     reward = shared_reward()
-    started = time.perf_counter()
     async with _limit():
 
-        def prepare() -> list[Any]:
+        def prepare() -> Submission:
             try:
                 problem: Problem | ProblemError = problem_of_row(answer, info)
             except ProblemError as exc:
                 if bad_label_action() == "raise":
                     raise
                 problem = exc  # scored 0.0, verdict ERROR, logged once
-            return reward._submit([problem], [text], [language], "skip")
+            return reward.submit([problem], [text], [language], "skip")
 
-        pending = await asyncio.to_thread(prepare)
-        outcomes = await AsyncCodeReward._gather(pending)
-    details = reward._finish(pending, outcomes, started, None)
+        submission = await asyncio.to_thread(prepare)
+        details = await submission.details_async()
     verdict, reason = details.verdicts[0], details.reasons[0]
     return _score(details.rewards[0]), verdict, reason
 

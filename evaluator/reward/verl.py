@@ -11,19 +11,16 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-import time
 import weakref
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future
 from typing import Any
 
 import orjson
 
 from evaluator.problem import Problem
-from evaluator.reward.code_reward import AsyncCodeReward, CodeReward
-from evaluator.reward.columns import ProblemError, _fingerprint, _json_if_text, problem_of_record
+from evaluator.reward.code_reward import CodeReward, Submission
+from evaluator.reward.columns import ProblemError, fingerprint, json_if_text, problem_of_record
 from evaluator.reward.shared import shared_reward
-from evaluator.runner.grading import GradeResult
 
 # --- ground truths ------------------------------------------------------------------------------
 
@@ -31,7 +28,7 @@ from evaluator.runner.grading import GradeResult
 def ground_truth_record(ground_truth: Any) -> dict[str, Any]:
     """A verl ``ground_truth`` (JSON text or the decoded value) as a problem record: an
     object is one as it is; a bare list is a list of tests (``{"tests": [...]}``)."""
-    value = _json_if_text(ground_truth, "ground_truth")
+    value = json_if_text(ground_truth, "ground_truth")
     if isinstance(value, list):
         return {"tests": value}
     if isinstance(value, Mapping):
@@ -96,8 +93,8 @@ def _verl_limit() -> asyncio.Semaphore:
 
 
 def _verl_problem(reward: CodeReward, ground_truth: Any) -> Problem | ProblemError:
-    return reward._problems.get(
-        ("ground_truth", _fingerprint(ground_truth)),
+    return reward.problems.get(
+        ("ground_truth", fingerprint(ground_truth)),
         lambda: problem_from_ground_truth(ground_truth),
     )
 
@@ -105,6 +102,18 @@ def _verl_problem(reward: CodeReward, ground_truth: Any) -> Problem | ProblemErr
 def _bad_problem_action(kwargs: Mapping[str, Any]) -> str:
     value = kwargs.get("on_bad_problem") or os.environ.get(ON_BAD_PROBLEM_ENV, "").strip()
     return value or "raise"
+
+
+def _checked_solutions(solution_strs: Sequence[Any]) -> list[str]:
+    """verl's decoded responses, each a string: a missing one (None, a token list) is the
+    caller's mistake, never a model's empty answer scored 0.0."""
+    for index, solution in enumerate(solution_strs):
+        if not isinstance(solution, str):
+            raise TypeError(
+                f"solution_strs[{index}]: verl's compute_score takes the decoded response as a "
+                f"string, got {type(solution).__name__}"
+            )
+    return list(solution_strs)
 
 
 def stated_language(ground_truth: Any, extra_info: Any = None) -> str | None:
@@ -153,20 +162,17 @@ async def verl_compute_score_async(
     worker thread, the program runs in the pool, and the loop only awaits a future. At most
     :func:`verl_max_concurrent` solutions per event loop are in the pool at once; a looping
     program costs its own time limit only, while the other samples' tasks go on."""
+    _checked_solutions([solution_str])
     reward = shared_reward()
-    started = time.perf_counter()
     async with _verl_limit():
 
-        def prepare() -> list[Future[GradeResult] | str]:
+        def prepare() -> Submission:
             problem = _verl_problem(reward, ground_truth)
             language = stated_language(ground_truth, extra_info)
-            return reward._submit(
-                [problem], [solution_str], [language], _bad_problem_action(kwargs)
-            )
+            return reward.submit([problem], [solution_str], [language], _bad_problem_action(kwargs))
 
-        pending = await asyncio.to_thread(prepare)
-        outcomes = await AsyncCodeReward._gather(pending)
-    value = reward._finish(pending, outcomes, started, None).rewards[0]
+        submission = await asyncio.to_thread(prepare)
+        value = (await submission.details_async()).rewards[0]
     return 0.0 if value is None else float(value)
 
 
@@ -186,5 +192,6 @@ def verl_compute_score_batch(
     problems = [_verl_problem(reward, gt) for gt in ground_truths]
     infos = list(extra_infos) if extra_infos is not None else [None] * len(ground_truths)
     languages = [stated_language(gt, info) for gt, info in zip(ground_truths, infos, strict=True)]
-    rewards = reward.score(problems, list(solution_strs), languages, _bad_problem_action(kwargs))
+    solutions = _checked_solutions(solution_strs)
+    rewards = reward.score(problems, solutions, languages, _bad_problem_action(kwargs))
     return [0.0 if value is None else float(value) for value in rewards]

@@ -25,7 +25,7 @@ from typing import Any
 from evaluator.reward.openrlhf import openrlhf_answer, response_of_query
 
 from .errors import BadRequest
-from .labelled import grade_labels
+from .graders import grade_labels
 
 __all__ = ["get_reward"]
 

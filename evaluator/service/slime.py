@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import BadRequest
-from .labelled import grade_labels
+from .graders import grade_labels
 
 __all__ = ["slime_reward"]
 

@@ -28,39 +28,15 @@ from pathlib import Path
 import psutil
 import pytest
 
-from evaluator.formats import encode_private_tests
 from evaluator.reward import ProblemError
 from evaluator.reward.areal import ROW, code_reward
+from tests.frameworks.processes import assert_closed_at_exit
+from tests.frameworks.rows import APPEND, LOOP, ROOT, fenced, solution
+from tests.frameworks.rows import LCB_APPEND as LCB
+from tests.frameworks.rows import TACO_CALL as MULTIPLY
+from tests.frameworks.rows import TACO_STDIN as APLUSB
 
-ROOT = Path(__file__).resolve().parents[2]
-TACO = [
-    json.loads(line)
-    for line in (ROOT / "tests/data/sources/taco/taco.jsonl").read_text().splitlines()
-]
-APLUSB, MULTIPLY = TACO[0], TACO[1]  # stdin (time limit 1 s), call-based (fn_name)
-LCB = {  # a LiveCodeBench row: call-based, its private tests in the compressed form
-    "question_id": "lcb-append",
-    "question_content": "Return xs with x appended.",
-    "public_test_cases": json.dumps(
-        [{"input": "[1, 2]\n3", "output": "[1, 2, 3]", "testtype": "functional"}]
-    ),
-    "private_test_cases": encode_private_tests(
-        [{"input": "[]\n0", "output": "[0]", "testtype": "functional"}]
-    ),
-    "metadata": json.dumps({"func_name": "append"}),
-    "time_limit": 1.0,
-}
-APPEND = "class Solution:\n    def append(self, xs, x):\n        return xs + [x]"
-LOOP = "while True:\n    pass"
 BROKEN = dict(APLUSB, input_output='{"inputs": ["1 2\\n"], "outputs": []}')
-
-
-def fenced(code: str) -> str:
-    return f"Here it is.\n```python\n{code}\n```"
-
-
-def solution(row: dict) -> str:
-    return json.loads(row["solutions"])[0]
 
 
 # (source row, completion, verdict)
@@ -246,15 +222,7 @@ def test_the_workers_pool_closes_when_the_areal_process_exits(areal_run):
     assert seen["server_dirs"] and all(
         Path(d).parent == tmp and Path(d).name.startswith("mcsbx-") for d in seen["server_dirs"]
     )
-    procs = []
-    for pid in seen["workers"] + seen["servers"]:
-        try:
-            procs.append(psutil.Process(pid))
-        except psutil.NoSuchProcess:
-            pass
-    _, alive = psutil.wait_procs(procs, timeout=30)
-    assert alive == []
-    assert sorted(p.name for p in tmp.glob("mcsbx-*")) == []
+    assert_closed_at_exit(seen["workers"] + seen["servers"], tmp)
 
 
 if __name__ == "__main__":

@@ -34,39 +34,11 @@ from openrlhf.utils.agent import SingleTurnAgentExecutor
 from evaluator.reward import VERDICT_NAMES
 from evaluator.reward.openrlhf import REWARD_FUNC_FILE, response_of_query, reward_func
 from tests.conftest import make_tokenizer
+from tests.frameworks.processes import assert_closed_at_exit, run_python
 from tests.frameworks.readme import readme_snippet
-from tests.service.conftest import start_server
-
-SOURCES = Path(__file__).resolve().parents[1] / "data" / "sources"
-TACO = [json.loads(line) for line in (SOURCES / "taco" / "taco.jsonl").read_text().splitlines()]
-TACO_STDIN, TACO_CALL = TACO[0], TACO[1]  # a + b from stdin; codewars' multiply(a, b)
-LCB_CALL = {  # LiveCodeBench's code_generation_lite record, LeetCode style
-    "question_id": "lcb-evens",
-    "question_title": "Evens",
-    "platform": "leetcode",
-    "difficulty": "easy",
-    "starter_code": "class Solution:\n    def evens(self, nums: List[int]) -> List[int]:\n        ",
-    "public_test_cases": json.dumps(
-        [{"input": "[1, 2, 3, 4]", "output": "[2, 4]", "testtype": "functional"}]
-    ),
-    "private_test_cases": json.dumps(
-        [
-            {"input": "[5, 7]", "output": "[]", "testtype": "functional"},
-            {"input": "[0, -2, 3]", "output": "[0, -2]", "testtype": "functional"},
-        ]
-    ),
-    "metadata": json.dumps({"func_name": "evens"}),
-}
-ADD = "a, b = map(int, input().split())\nprint(a + b)"
-MULTIPLY = "def multiply(a, b):\n    return a * b"
-EVENS = (
-    "class Solution:\n    def evens(self, nums):\n        return [x for x in nums if x % 2 == 0]"
-)
-
-
-def fenced(code: str) -> str:
-    return f"Here is my program.\n```python\n{code}\n```"
-
+from tests.frameworks.rows import ADD, EVENS, TACO_CALL, TACO_STDIN, fenced
+from tests.frameworks.rows import LCB_EVENS as LCB_CALL
+from tests.frameworks.rows import MULTIPLY_CODE as MULTIPLY
 
 # (question, label as the dataset's label column holds it, response, reward, verdict)
 CASES = [
@@ -126,14 +98,6 @@ to_experience = _openrlhf_conversion()
 @pytest.fixture(scope="module")
 def tokenizer():
     return make_tokenizer()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    started = start_server(tmp_path_factory.mktemp("serve"), "--workers", "2")
-    yield started
-    assert started.stop(), started.log.read_text()
-    assert started.leftovers() == []
 
 
 def remote_url(server) -> str:
@@ -355,30 +319,11 @@ print(json.dumps({"reward": float(answer["rewards"][0]), "servers": servers}))
 def test_the_shared_pool_stops_when_the_rollout_process_exits(tmp_path, exit_script=EXIT_SCRIPT):
     """OpenRLHF's rollout process loads the file and rewards a sample: the shared reward's
     fork servers start there, and when the process exits none is left, nor a temp dir."""
-    import os
-
-    import psutil
-
     tmp = tmp_path / "rollout-tmp"
     tmp.mkdir()
     prompt = "<|im_start|>user\nAdd.<|im_end|>\n<|im_start|>assistant\n"
     argument = json.dumps([reward_file(), prompt + fenced(ADD) + "<|im_end|>", prompt, TACO_STDIN])
-    out = subprocess.run(
-        [sys.executable, "-c", exit_script, argument],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "TMPDIR": str(tmp)},
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
-    answer = json.loads(out.stdout.strip().splitlines()[-1])
-    assert answer["reward"] == 1.0 and answer["servers"]
-    servers = []
-    for pid in answer["servers"]:
-        try:
-            servers.append(psutil.Process(pid))
-        except psutil.NoSuchProcess:
-            pass
-    _, alive = psutil.wait_procs(servers, timeout=30)
-    assert not alive
-    assert sorted(p.name for p in tmp.iterdir()) == []
+    lines = run_python(["-c", exit_script, argument], tmp, timeout=300)
+    answer = json.loads(lines[-1])
+    assert answer["reward"] == 1.0
+    assert_closed_at_exit(answer["servers"], tmp, left="*")

@@ -15,41 +15,24 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
 import sys
 import types
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-import psutil
 import pytest
 import skyrl_gym
 from skyrl_gym.metrics import aggregate_for_environment
 
 import evaluator.reward.skyrl as skyrl_adapter
-from evaluator.formats import encode_private_tests
 from evaluator.reward import ProblemError, verl_compute_score
 from evaluator.reward.skyrl import ENV_ID, CodeEnv
+from tests.frameworks.processes import assert_closed_at_exit, run_python
 from tests.frameworks.readme import overrides, readme_snippet
+from tests.frameworks.rows import APPEND, LOOP, fenced, solution
+from tests.frameworks.rows import LCB_APPEND as LCB
+from tests.frameworks.rows import TACO_CALL as MULTIPLY
+from tests.frameworks.rows import TACO_STDIN as APLUSB
 
-ROOT = Path(__file__).resolve().parents[2]
-TACO = [
-    json.loads(line)
-    for line in (ROOT / "tests/data/sources/taco/taco.jsonl").read_text().splitlines()
-]
-APLUSB, MULTIPLY = TACO[0], TACO[1]  # stdin (time limit 1 s), call-based (fn_name)
-LCB = {  # a LiveCodeBench row: call-based, its private tests in the compressed form
-    "question_id": "lcb-append",
-    "public_test_cases": json.dumps(
-        [{"input": "[1, 2]\n3", "output": "[1, 2, 3]", "testtype": "functional"}]
-    ),
-    "private_test_cases": encode_private_tests(
-        [{"input": "[]\n0", "output": "[0]", "testtype": "functional"}]
-    ),
-    "metadata": json.dumps({"func_name": "append"}),
-    "time_limit": 1.0,
-}
 # SkyRL's own LiveCodeBench rows: the ground truth is JSON text of a list of tests
 SKYRL_LCB = json.dumps(
     [
@@ -57,16 +40,6 @@ SKYRL_LCB = json.dumps(
         {"input": "10\n", "output": "20\n", "testtype": "stdin"},
     ]
 )
-APPEND = "class Solution:\n    def append(self, xs, x):\n        return xs + [x]"
-LOOP = "while True:\n    pass"
-
-
-def fenced(code: str) -> str:
-    return f"Here it is.\n```python\n{code}\n```"
-
-
-def solution(row: dict) -> str:
-    return json.loads(row["solutions"])[0]
 
 
 def row(ground_truth, name: str) -> dict:
@@ -155,6 +128,17 @@ def test_malformed_rows_fail_when_the_environment_is_made(monkeypatch):
         output = env.step(fenced(solution(APLUSB)))
         assert output["reward"] == 0.0 and output["metadata"]["verdict"] == "ERROR"
         assert env.get_metrics()["verdict_ERROR"] == 1.0
+
+
+def test_a_missing_response_raises():
+    """A step without the model's text (None, token ids) is the caller's mistake: a
+    TypeError, never a 0.0 scored as the model's empty answer."""
+    extras = {k: v for k, v in row(SKYRL_LCB, "x").items() if k not in ("prompt", "env_class")}
+    env = skyrl_gym.make(ENV_ID, env_config={}, extras=extras)
+    for action in (None, [101, 102]):
+        with pytest.raises(TypeError, match="takes the model's response text"):
+            env.step(action)
+    assert env.step(fenced("print(int(input()) * 2)"))["reward"] == 1.0
 
 
 def test_256_episodes_in_the_generators_executor():
@@ -276,24 +260,6 @@ def test_the_shared_pool_closes_when_the_process_exits(tmp_path):
     """A process that made and stepped environments leaves no sandbox server and no temp dir
     when it exits (the shared reward closes its pool at exit)."""
     script = EXIT_SCRIPT.format(gt=SKYRL_LCB, response=fenced("print(int(input()) * 2)"))
-    env = {**os.environ, "TMPDIR": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    score, pids = done.stdout.strip().splitlines()[-2:]
-    assert score == "1.0" and json.loads(pids), done.stdout
-    procs = []
-    for pid in json.loads(pids):
-        try:
-            procs.append(psutil.Process(pid))
-        except psutil.NoSuchProcess:
-            pass
-    _, alive = psutil.wait_procs(procs, timeout=30)
-    assert alive == []
-    assert sorted(p.name for p in tmp_path.glob("mcsbx-*")) == []
+    score, pids = run_python(["-c", script], tmp_path)[-2:]
+    assert score == "1.0"
+    assert_closed_at_exit(json.loads(pids), tmp_path)

@@ -29,7 +29,6 @@ import json
 import shlex
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -37,39 +36,12 @@ import pytest
 
 from evaluator.reward import shared_reward
 from tests.frameworks.readme import readme_snippet
-from tests.service.conftest import start_server
+from tests.frameworks.rows import ADD, EVENS, TACO_CALL, TACO_STDIN, fenced
+from tests.frameworks.rows import LCB_EVENS as LCB_CALL
+from tests.frameworks.rows import MULTIPLY_CODE as MULTIPLY
 
 SLIME_COMMIT = "624b824a898ab0ec1fcb4d373004c7f3852bf515"
-SOURCES = Path(__file__).resolve().parents[1] / "data" / "sources"
-TACO = [json.loads(line) for line in (SOURCES / "taco" / "taco.jsonl").read_text().splitlines()]
-TACO_STDIN, TACO_CALL = TACO[0], TACO[1]  # a + b from stdin; codewars' multiply(a, b)
-LCB_CALL = {  # LiveCodeBench's code_generation_lite record, LeetCode style
-    "question_id": "lcb-evens",
-    "question_title": "Evens",
-    "platform": "leetcode",
-    "difficulty": "easy",
-    "starter_code": "class Solution:\n    def evens(self, nums: List[int]) -> List[int]:\n        ",
-    "public_test_cases": json.dumps(
-        [{"input": "[1, 2, 3, 4]", "output": "[2, 4]", "testtype": "functional"}]
-    ),
-    "private_test_cases": json.dumps(
-        [
-            {"input": "[5, 7]", "output": "[]", "testtype": "functional"},
-            {"input": "[0, -2, 3]", "output": "[0, -2]", "testtype": "functional"},
-        ]
-    ),
-    "metadata": json.dumps({"func_name": "evens"}),
-}
-ADD = "a, b = map(int, input().split())\nprint(a + b)"
-MULTIPLY = "def multiply(a, b):\n    return a * b"
-EVENS = (
-    "class Solution:\n    def evens(self, nums):\n        return [x for x in nums if x % 2 == 0]"
-)
 EOS = "<|im_end|>"
-
-
-def fenced(code: str) -> str:
-    return f"Here is my program.\n```python\n{code}\n```"
 
 
 # (label as the dataset holds it, response, reward)
@@ -252,14 +224,6 @@ def make_samples(cases, group_size: int = 8) -> list[Sample]:
             )
         )
     return samples
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    started = start_server(tmp_path_factory.mktemp("serve"), "--workers", "2")
-    yield started
-    assert started.stop(), started.log.read_text()
-    assert started.leftovers() == []
 
 
 async def remote_rewards(args, samples: list[Sample]) -> list[Any]:

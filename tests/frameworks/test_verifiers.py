@@ -20,17 +20,12 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
-import os
 import re
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
-import psutil
 import pytest
 
-from evaluator.formats import encode_private_tests
 from evaluator.reward import VERDICT_NAMES, ProblemError
 from evaluator.reward.verifiers import (
     code_reward,
@@ -38,37 +33,12 @@ from evaluator.reward.verifiers import (
     load_environment,
     problem_of_row,
 )
+from tests.frameworks.processes import assert_closed_at_exit, run_python
 from tests.frameworks.readme import readme_snippet
-
-ROOT = Path(__file__).resolve().parents[2]
-TACO = [
-    json.loads(line)
-    for line in (ROOT / "tests/data/sources/taco/taco.jsonl").read_text().splitlines()
-]
-APLUSB, MULTIPLY = TACO[0], TACO[1]  # stdin (time limit "1 second"), call-based (fn_name)
-LCB = {  # a LiveCodeBench row: call-based, its private tests in the compressed form
-    "question_id": "lcb-append",
-    "question_content": "Return xs with x appended.",
-    "public_test_cases": json.dumps(
-        [{"input": "[1, 2]\n3", "output": "[1, 2, 3]", "testtype": "functional"}]
-    ),
-    "private_test_cases": encode_private_tests(
-        [{"input": "[]\n0", "output": "[0]", "testtype": "functional"}]
-    ),
-    "metadata": json.dumps({"func_name": "append"}),
-    "time_limit": 1.0,
-}
-APPEND = "class Solution:\n    def append(self, xs, x):\n        return xs + [x]"
-LOOP = "while True:\n    pass"
-
-
-def fenced(code: str) -> str:
-    return f"Here it is.\n```python\n{code}\n```"
-
-
-def solution(row: dict) -> str:
-    return json.loads(row["solutions"])[0]
-
+from tests.frameworks.rows import APPEND, LOOP, fenced, solution
+from tests.frameworks.rows import LCB_APPEND as LCB
+from tests.frameworks.rows import TACO_CALL as MULTIPLY
+from tests.frameworks.rows import TACO_STDIN as APLUSB
 
 # The dataset, one row per form: a source's own row; "question" + "answer" (JSON text of a
 # call-based TACO record); chat "prompt" + "info" (a LiveCodeBench row).
@@ -446,30 +416,6 @@ def test_the_shared_pool_closes_when_the_process_exits(tmp_path):
     """A process that scored with the adapter leaves no sandbox server and no temp dir when
     it exits (the shared reward closes its pool at exit)."""
     script = EXIT_SCRIPT.format(row=json.dumps(APLUSB), completion=fenced(solution(APLUSB)))
-    env = {**os.environ, "TMPDIR": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    score, pids = done.stdout.strip().splitlines()[-2:]
-    assert score == "1.0" and json.loads(pids), done.stdout
-    assert _still_running(json.loads(pids)) == []
-    assert sorted(p.name for p in tmp_path.glob("mcsbx-*")) == []
-
-
-def _still_running(pids: list[int]) -> list[int]:
-    """Which of ``pids`` (a finished process's sandbox servers) are still running after
-    waiting up to 30 s for them to go."""
-    procs = []
-    for pid in pids:
-        try:
-            procs.append(psutil.Process(pid))
-        except psutil.NoSuchProcess:
-            pass
-    _, alive = psutil.wait_procs(procs, timeout=30)
-    return [p.pid for p in alive]
+    score, pids = run_python(["-c", script], tmp_path)[-2:]
+    assert score == "1.0"
+    assert_closed_at_exit(json.loads(pids), tmp_path)

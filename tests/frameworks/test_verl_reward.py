@@ -338,3 +338,19 @@ def test_a_broken_ground_truth_raises_unless_reward_kwargs_say_skip(tokenizer, w
     result = manager(batch, return_dict=True)
     assert scores_at_last_token(batch, result["reward_tensor"]) == [1.0, 0.0]
     assert reward.last_verdicts == ["AC", "ERROR"]
+
+
+def test_a_missing_solution_raises():
+    """A solution that is not the decoded text (None, token ids) raises in every form, never
+    a 0.0 scored as the model's empty answer (a missing ground truth raises as above)."""
+    truth = json.dumps({"inputs": ["1"], "outputs": ["3"]})
+    assert verl_compute_score("x", "```python\nprint(3)\n```", truth) == 1.0
+    for solution in (None, [101, 102]):
+        with pytest.raises(TypeError, match=r"solution_strs\[0\]: .*decoded response"):
+            verl_compute_score("x", solution, truth)
+        with pytest.raises(TypeError, match="decoded response"):
+            verl_compute_score_batch(
+                ["x", "x"], ["```python\nprint(3)\n```", solution], [truth] * 2
+            )
+        with pytest.raises(TypeError, match="decoded response"):
+            asyncio.run(verl_compute_score_async("x", solution, truth))

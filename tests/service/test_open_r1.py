@@ -28,10 +28,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
-import re
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -47,11 +43,19 @@ from evaluator.reward.open_r1 import (
     code_reward,
 )
 from evaluator.service.e2b import OPEN_R1_SCRIPT_DIGEST, open_r1_evaluation
+from tests.frameworks.open_r1_shapes import (
+    TEMPLATE,
+    open_r1_extract_code,
+    open_r1_script,
+    piston_request,
+    router_rewards,
+    weighted_sum,
+)
+from tests.frameworks.processes import assert_closed_at_exit, run_python
 from tests.frameworks.readme import readme_snippet
 from tests.service.conftest import start_server
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-TEMPLATE = (DATA / "frameworks" / "open_r1" / "evaluation_script_template.txt").read_text()
 CF = DATA / "sources" / "codeforces"
 CF_ROWS = {row["id"]: row for row in map(json.loads, (CF / "problems.jsonl").open())}
 CF_SAMPLES = {row["id"]: row["codes"] for row in map(json.loads, (CF / "samples.jsonl").open())}
@@ -85,45 +89,15 @@ def chat(code: str | None, language: str = "python") -> list[dict]:
     return [{"role": "assistant", "content": text}]
 
 
-def open_r1_extract_code(completion: str, language: str = "python") -> str:
-    """open-r1's ``extract_code`` (rewards.py L476-482): the last ```` ```{language}\\n ````
-    block, "" when none."""
-    matches = re.findall(rf"```{language}\n(.*?)```", completion, re.DOTALL)
-    return matches[-1] if matches else ""
-
-
-def open_r1_script(code: str, info: dict) -> str:
-    """One evaluation script, as ``code_reward`` writes it (rewards.py L575-578)."""
-    return TEMPLATE.format(
-        code=json.dumps(code), test_cases=json.dumps(json.dumps(info["test_cases"]))
-    )
-
-
-def router_rewards(router_url: str, scripts: list[str], languages=None) -> list[float | None]:
-    """``E2BProvider.execute_scripts`` in router mode: ``RoutedSandbox.run_code`` posts the
-    batch (no client timeout), reads each ``execution``, and the provider takes
-    ``float(execution.text)`` (the main result's text), None when that fails."""
-    payload = {
-        "scripts": scripts,
-        "languages": languages or ["python"] * len(scripts),
-        "timeout": 30,
-        "request_timeout": 28,
-    }
-    response = requests.post(f"http://{router_url}/execute_batch", json=payload)
-    assert response.ok, response.text
-    rewards = []
-    for result in response.json():
-        execution = result["execution"]
-        text = None
-        if execution is not None:
-            assert set(execution) == {"results", "logs", "error", "execution_count"}
-            assert set(execution["logs"]) == {"stdout", "stderr"}
-            text = next((r["text"] for r in execution["results"] if r["is_main_result"]), None)
-        try:
-            rewards.append(float(text))
-        except (TypeError, ValueError):
-            rewards.append(None)
-    return rewards
+# right, half right, no code (stdin); right, half right (call-based): 1.0, 0.5, 0.0, 1.0, 0.5
+MIXED_COMPLETIONS = [
+    chat(SUM_RIGHT),
+    chat(SUM_HALF),
+    chat(None),
+    chat(EVENS_RIGHT),
+    chat(EVENS_WRONG),
+]
+MIXED_INFOS = [SUM_INFO, SUM_INFO, SUM_INFO, EVENS_INFO, EVENS_INFO]
 
 
 def host_port(server) -> str:
@@ -134,14 +108,7 @@ def host_port(server) -> str:
 
 
 def test_code_reward_in_process_stdin_and_calls():
-    completions = [
-        chat(SUM_RIGHT),
-        chat(SUM_HALF),
-        chat(None),
-        chat(EVENS_RIGHT),
-        chat(EVENS_WRONG),
-    ]
-    infos = [SUM_INFO, SUM_INFO, SUM_INFO, EVENS_INFO, EVENS_INFO]
+    completions, infos = MIXED_COMPLETIONS, MIXED_INFOS
     logged = {}
     rewards = code_reward(
         completions,
@@ -179,19 +146,17 @@ def test_the_in_process_pool_closes_at_exit(tmp_path):
     shared pool (and the fraction reward over it) close when the interpreter exits."""
     code = "\n".join(
         (
+            "import json, psutil",
             "from evaluator.reward.open_r1 import binary_code_reward, code_reward",
             f"info, chat = {SUM_INFO!r}, {chat(SUM_RIGHT)!r}",
             "print(code_reward([chat], verification_info=[info]),",
             "      binary_code_reward([chat], verification_info=[info]))",
+            "print(json.dumps([p.pid for p in psutil.Process().children(recursive=True)]))",
         )
     )
-    env = {**os.environ, "TMPDIR": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["[1.0]", "[1.0]"]
-    assert list(tmp_path.iterdir()) == []
+    rewards, pids = run_python(["-c", code], tmp_path)[-2:]
+    assert rewards.split() == ["[1.0]", "[1.0]"]
+    assert_closed_at_exit(json.loads(pids), tmp_path, left="*")
 
 
 def cf_columns(ids: list[str], languages: list[str]) -> dict[str, list]:
@@ -251,14 +216,7 @@ def test_the_vendored_script_is_the_one_recognised():
 
 
 def test_router_scores_open_r1_scripts_as_the_reward_does(server):
-    completions = [
-        chat(SUM_RIGHT),
-        chat(SUM_HALF),
-        chat(None),
-        chat(EVENS_RIGHT),
-        chat(EVENS_WRONG),
-    ]
-    infos = [SUM_INFO, SUM_INFO, SUM_INFO, EVENS_INFO, EVENS_INFO]
+    completions, infos = MIXED_COMPLETIONS, MIXED_INFOS
     scripts = [
         open_r1_script(open_r1_extract_code(c[-1]["content"]), info)
         for c, info in zip(completions, infos, strict=True)
@@ -361,26 +319,6 @@ def generated_tests(problem_id: str) -> list[dict]:
     ]
 
 
-def piston_request(row: dict, test: dict, submission: str, language: str) -> dict:
-    """``score_single_test_case``'s request (cf_scoring.py L23-50) as ``send_execute`` sends
-    it (piston_client.py L138-141)."""
-    checker = row["generated_checker"]
-    config = {"TIME_LIMIT": row["time_limit"], "MEMORY_LIMIT": row["memory_limit"],
-              "INPUT_MODE": row["input_mode"]}  # fmt: skip
-    return {
-        "files": [
-            {"name": f"main.{language}", "content": submission},
-            *([{"name": "checker.py", "content": checker}] if checker else []),
-            {"name": "input.txt", "content": test["input"]},
-            {"name": "correct_output.txt", "content": test["output"]},
-            {"name": "grader_config", "content": "\n".join(f"{k}={v}" for k, v in config.items())},
-        ],
-        "run_timeout": (row["time_limit"] + 10) * 1000,
-        "language": "cf_python3" if language == "python" else "c++17",
-        "version": "*",
-    }
-
-
 def piston_score(
     endpoint: str, row: dict, submission: str, language: str = "python", headers=None
 ) -> float:
@@ -394,11 +332,7 @@ def piston_score(
             tests,
         ))  # fmt: skip
     assert [r.status_code for r in results] == [200] * len(tests), results[0].text
-    results = [r.json() for r in results]
-    if any(r["compile"]["code"] != 0 for r in results):
-        return -0.1
-    passed = sum(r["run"]["code"] == 0 and r["run"]["stdout"].strip() == "1" for r in results)
-    return (1.0 if passed == len(tests) else 0.0) + 0.1 * passed / len(tests)
+    return weighted_sum([r.json() for r in results])
 
 
 def test_piston_scores_codeforces_as_cf_code_reward(server, monkeypatch):

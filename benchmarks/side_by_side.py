@@ -1,0 +1,108 @@
+"""What the benchmarks that race the service against the library share: ``mcevaluate serve`` in
+a process of its own (:class:`Server`), rounds of every strategy in rotated order with each
+answer checked (:func:`timed_rounds`), and the results file and exit status
+(:func:`write_results`, :func:`void_exit`). Used by ``serve_throughput.py``,
+``framework_rewards.py`` and ``framework_http.py``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import requests
+
+Check = Callable[[str, Sequence[Any]], list[int]]
+"""``check(strategy, answers)``: the indices of the answers that are wrong."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """``mcevaluate serve`` in its own process, for the length of the benchmark."""
+
+    def __init__(self, workers: int) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.tmp = tempfile.mkdtemp(prefix="serve-bench-")
+        command = [sys.executable, "-m", "evaluator.cli", "serve", "--port", str(self.port)]
+        command += ["--workers", str(workers)]
+        self.log = open(os.path.join(self.tmp, "server.log"), "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            command,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "TMPDIR": self.tmp},
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(f"{self.url}/health", timeout=1).ok:
+                    return
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def close(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(60)
+        self.log.close()
+
+
+def timed_rounds(
+    runners: Mapping[str, Callable[[], Sequence[Any]]], check: Check, repeat: int
+) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+    """Each runner once untimed (pools started, imports done, problems decoded), then
+    ``repeat`` timed rounds of all of them, the order rotated each round (so that no strategy
+    always runs after the same one). Returns each strategy's seconds per round, and the first
+    wrong answers (``check``) of any strategy that gave one: such a run is void."""
+    names = list(runners)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    void: dict[str, list[int]] = {}
+    for name in names:
+        runners[name]()
+    for round_ in range(repeat):
+        shift = round_ % len(names)
+        for name in names[shift:] + names[:shift]:
+            started = time.perf_counter()
+            answers = runners[name]()
+            times[name].append(time.perf_counter() - started)
+            wrong = check(name, answers)
+            if wrong:
+                void[name] = wrong[:5]
+    return times, void
+
+
+def medians(times: Mapping[str, Sequence[float]]) -> dict[str, float]:
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def write_results(path: str | None, args: Any, **figures: Any) -> None:
+    """The run's arguments, start time and ``figures`` as JSON at ``path`` (nothing without
+    one)."""
+    if not path:
+        return
+    record = {"args": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), **figures}
+    Path(path).write_text(json.dumps(record, indent=1) + "\n")
+
+
+def void_exit(void: Mapping[str, list[int]]) -> int:
+    """The exit status: 1, saying so, when any answer was wrong (the figures then mean
+    nothing), else 0."""
+    if void:
+        print(f"VOID: answers that do not match their completions: {dict(void)}")
+        return 1
+    return 0
