@@ -2,8 +2,10 @@
 
 Build: ``g++ -std=c++17 -O2 -o solution solution.cpp`` (the flags are :attr:`Cpp.default_flags`;
 a problem's ``metadata["cpp_flags"]`` or the grading options replace them), confined and
-limited (:mod:`evaluator.languages.confine`). Run: ``./solution < input > output``, the
-binary executed in the sandbox (``docs/plain-run.md``, "C++").
+limited (:mod:`evaluator.languages.confine`), plus one small translation unit of ours that
+gives threads other than the main one an 8 MiB stack (:data:`THREADS_CODE`). Run:
+``./solution < input > output``, the binary executed in the sandbox (``docs/plain-run.md``,
+"C++").
 
 Prepared once per flag set: a precompiled ``bits/stdc++.h`` (``bits/stdc++.h.gch`` in an
 include directory put first), which g++ uses for a program whose first include is
@@ -28,6 +30,24 @@ __all__ = ["LANGUAGE", "Cpp"]
 
 SOURCE = "solution.cpp"
 BINARY = "solution"
+THREAD_STACK = 8 << 20  # bytes: what glibc gives a thread under a shell's 8 MiB `ulimit -s`
+# Linked into every program (a translation unit of its own, so no macro of the program's,
+# `#define int long long` say, reaches it). The run's RLIMIT_STACK is the memory limit, for
+# the main thread's deep recursion, and glibc makes that every thread's default stack size;
+# each such stack is address space that RLIMIT_DATA's backstop (16 x the memory limit)
+# counts, so the 16th thread could not be created. A judge's threads get a normal stack:
+# this sets glibc's default for new threads before any of the program's own initialisers
+# run (priority 101 is the first an application may use); the main thread keeps its stack,
+# and a thread given its own size (pthread_attr_setstacksize) keeps that.
+THREADS_SOURCE = "judge_threads.cpp"
+THREADS_CODE = f"""#include <pthread.h>
+__attribute__((constructor(101))) static void judge_thread_stack() {{
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return;
+    if (pthread_attr_setstacksize(&attr, {THREAD_STACK}) == 0) pthread_setattr_default_np(&attr);
+    pthread_attr_destroy(&attr);
+}}
+"""
 _ERROR = re.compile(r"\berror\b|undefined reference|multiple definition")
 _CPU_LIMIT = "its CPU time limit"
 # What g++'s driver says when a limit stopped one of its programs (cc1plus, as, ld).
@@ -75,7 +95,9 @@ class Cpp(Language):
             return Build(None, f"the program is not UTF-8 text (at character {exc.start})")
         with open(os.path.join(work, SOURCE), "wb") as file:
             file.write(text)
-        run = tool([self.compiler, *flags, "-o", BINARY, SOURCE], work)
+        with open(os.path.join(work, THREADS_SOURCE), "w") as file:
+            file.write(THREADS_CODE)
+        run = tool([self.compiler, *flags, "-o", BINARY, SOURCE, THREADS_SOURCE], work)
         output = run.output.decode("utf-8", "replace")
         if run.status == START_FAILED and output.startswith("cannot start the build"):
             raise OSError(output.strip())  # the grader's set-up: not the program's fault

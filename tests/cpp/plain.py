@@ -5,9 +5,12 @@ flags as the sandbox's build, no precompiled header), unconfined but under the b
 run as ``./solution < input > output`` in a fresh directory, stdin and stdout redirected to
 files, the environment a sandbox child gets, default signal dispositions, and the judge's
 limits: CPU time (SIGXCPU at the limit), a stack as large as the memory limit, output size
-(SIGXFSZ), RLIMIT_DATA at the same backstop, no core dumps. Memory is resident memory, as the
-sandbox's: watched while it runs (past the limit, the run is killed) and judged by the peak
-RSS ``wait4`` reports.
+(SIGXFSZ), no core dumps. Memory is resident memory, as the sandbox's: watched while it runs
+(past the limit, the run is killed) and judged by the peak RSS ``wait4`` reports. No limit on
+address space (``RLIMIT_DATA``): a judge bounds what a program holds, not what it reserves;
+the sandbox's 16 x backstop is its own, and no case here reaches it (each thread's stack of
+the memory limit would: the sandbox gives threads 8 MiB, ``thread-stack`` in
+``docs/plain-run.md``, so 64 threads run in both).
 
 Its result is a :class:`~evaluator.sandbox.RunResult`, so the sandbox's verdict rule
 (:func:`evaluator.harness.outcome.failure`) reads both runs alike.
@@ -29,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator.languages import BuildLimits, get_language
+from evaluator.languages.cpp import THREADS_CODE, THREADS_SOURCE
 from evaluator.sandbox import Job, LimitHit, Limits, RunResult
 from evaluator.sandbox.reference import child_environment
 
@@ -88,10 +92,15 @@ def _build_limits() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (BUILD_LIMITS.output_bytes,) * 2)
 
 
-def build_plain(source: str, where: str) -> tuple[bool, str]:
-    """``g++ <flags> -o solution solution.cpp`` in ``where``: (built, diagnostics)."""
+def build_plain(source: str, where: str, with_thread_stack: bool = False) -> tuple[bool, str]:
+    """``g++ <flags> -o solution solution.cpp`` in ``where``: (built, diagnostics);
+    ``with_thread_stack``: with the sandbox's threads' translation unit too (to compare
+    binaries; a plain run never has it)."""
     Path(where, "solution.cpp").write_bytes(source.encode("utf-8", "surrogateescape"))
     command = [CPP.compiler, *CPP.default_flags, "-o", "solution", "solution.cpp"]
+    if with_thread_stack:
+        Path(where, THREADS_SOURCE).write_text(THREADS_CODE)
+        command.append(THREADS_SOURCE)
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C"}
     process = subprocess.Popen(
         command, cwd=where, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -115,7 +124,7 @@ def build_plain(source: str, where: str) -> tuple[bool, str]:
 # its template's.
 _LAUNCH = """
 import json, os, resource, signal, sys
-cpu, stack, data, output, report = map(int, sys.argv[1:6])
+cpu, stack, output, report = map(int, sys.argv[1:5])
 pid = os.fork()
 if pid == 0:
     for sig in range(1, signal.NSIG):
@@ -126,7 +135,6 @@ if pid == 0:
                 pass
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
-    resource.setrlimit(resource.RLIMIT_DATA, (data, data))
     resource.setrlimit(resource.RLIMIT_FSIZE, (output, output))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     os.close(report)
@@ -145,7 +153,6 @@ def _launcher(limits: Limits, stack: int | None, report: int) -> list[str]:
     numbers = (
         math.ceil(limits.cpu_time),
         memory if stack is None else stack,
-        limits.program_data_mb << 20,
         limits.output_bytes,
         report,
     )
