@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from evaluator.formats import pass_at_k
@@ -18,6 +19,7 @@ from evaluator.problem import Verdict
 
 __all__ = [
     "GROUP_NAME_CAP",
+    "fixed",
     "group_name",
     "grouped",
     "k_warnings",
@@ -42,21 +44,30 @@ def group_name(value: Any) -> str:
     return text.strip()[:GROUP_NAME_CAP] or "unknown"
 
 
+def fixed(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals, rounded half away from zero on its exact binary
+    value, as JavaScript's ``toFixed`` rounds (Python's format rounds half to even): the one
+    rounding of every number shown, in the terminal, the report and the pages' scripts."""
+    return str(Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+
+
 def pct(value: float | None) -> str:
-    """A percentage as every table and page shows it: ``43.8%`` (one decimal), ``-`` for
-    none. One format everywhere, so a number reads the same in the terminal and the report."""
-    return "-" if value is None else f"{value:.1f}%"
+    """A percentage as every table and page shows it: ``43.8%`` (one decimal, :func:`fixed`'s
+    rounding of the exact value), ``-`` for none. One format everywhere, so a number reads the
+    same in the terminal and the report."""
+    return "-" if value is None else f"{fixed(value, 1)}%"
 
 
 def pass_rates(graded: Sequence[Sequence[bool]], ks: Sequence[int]) -> dict[str, float | None]:
     """``{"pass@k": percent}`` over the problems whose ``graded`` lists (one bool per sample)
-    have at least k samples, rounded to 2 decimals; None for a k no problem has enough
-    samples for."""
+    have at least k samples, to 10 decimals: float noise gone (30.0, not 29.999999999999993),
+    never rounded at a shown precision (rounded here and again for display, 94.052 would
+    read 94.05, then 94.0); None for a k no problem has enough samples for."""
     rates: dict[str, float | None] = {}
     for k in ks:
         usable = [g for g in graded if len(g) >= k]
         rates[f"pass@{k}"] = (
-            round(100 * sum(pass_at_k(len(g), sum(g), k) for g in usable) / len(usable), 2)
+            round(100 * sum(pass_at_k(len(g), sum(g), k) for g in usable) / len(usable), 10)
             if usable
             else None
         )

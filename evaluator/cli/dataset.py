@@ -50,6 +50,7 @@ from evaluator.datasets.records import (
 )
 from evaluator.formats import InputError, read_problems, read_samples
 from evaluator.sandbox import SandboxPool
+from evaluator.summary import pct
 
 __all__ = ["dataset"]
 
@@ -83,7 +84,8 @@ def _samples(path: str | None):
 
 
 def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}%"
+    """A share (0..1) as every table shows a percentage (:func:`evaluator.summary.pct`)."""
+    return pct(None if value is None else 100 * value)
 
 
 @click.group()

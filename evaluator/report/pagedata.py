@@ -21,7 +21,8 @@ from evaluator.report.code import CLASSES, highlight_runs, shown_program
 from evaluator.report.compare import Comparison
 from evaluator.report.runs import FailingTest, ProblemRun, Run, Sample
 from evaluator.report.tables import group_order, verdict_order
-from evaluator.report.words import fixed, seconds
+from evaluator.report.words import seconds
+from evaluator.summary import fixed
 
 __all__ = [
     "PAGE_SIZE",

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
+
+from evaluator.summary import fixed
 
 __all__ = [
     "fixed",
@@ -66,13 +67,6 @@ def limits_text(values: Iterable[float], unit: str) -> str:
         return f"{value:g} {unit} ({every})"
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     return ", ".join(f"{value:g} {unit} ({n} problem{'s' * (n != 1)})" for value, n in ordered)
-
-
-def fixed(value: float, digits: int) -> str:
-    """``value`` with ``digits`` decimals, rounded as JavaScript's ``toFixed`` rounds (half
-    away from zero, on the exact binary value; Python's format rounds half to even): a row
-    rendered here reads as the page's script renders it."""
-    return str(Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
 def seconds(value: float | None) -> str:

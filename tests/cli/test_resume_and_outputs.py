@@ -223,7 +223,7 @@ def test_pass_at_k_in_summary_matches_hand_computation(tmp_path):
     }
     for k, value in expected.items():
         assert value == pytest.approx((by_hand(2, k) + by_hand(1, k)) / 2)
-        assert summary[f"pass@{k}"] == round(100 * value, 2)
+        assert summary[f"pass@{k}"] == round(100 * value, 10)
     assert summary["verdicts"] == {"AC": 3, "WA": 6, "RE": 1}
 
 

@@ -11,8 +11,8 @@ import pytest
 from evaluator.report import load_run, render_report, run_from_rows, svg
 from evaluator.report.pagedata import PAGE_SIZE, first_problems
 from evaluator.report.tables import SMALL_GROUP, pass1_interval
-from evaluator.report.words import fixed, limits_text, option_rows, seconds
-from evaluator.summary import k_warnings, limit_counts, pct
+from evaluator.report.words import limits_text, option_rows, seconds
+from evaluator.summary import fixed, k_warnings, limit_counts, pct, summarize
 
 
 def _row(qid: str, graded: list[bool], **extra) -> dict:
@@ -34,6 +34,20 @@ def test_rounding_as_the_pages_script_rounds():
         "1.04 s",
         "12.50 s",
     ]
+
+
+def test_a_rate_is_rounded_once():
+    """253 of 269 problems (94.052%): the summary keeps the rate unrounded at the shown
+    precision, so the terminal, the report and the pages' script (toFixed on 100 x the
+    rate) all read 94.1%, not 94.0% (94.05, then 94.0) beside 94.1%."""
+    rows = [
+        _row(f"p{i}", [i < 253], difficulty="easy", platform="atcoder", details=[])
+        for i in range(269)
+    ]
+    summary = summarize(rows, [1])
+    easy = summary["by_difficulty"]["easy"]["pass@1"]
+    assert pct(summary["pass@1"]) == pct(easy) == f"{fixed(100 * 253 / 269, 1)}%" == "94.1%"
+    assert pct(6.25) == "6.3%"  # the script's half-up, not Python's half-even "6.2%"
 
 
 def test_options_and_limits_in_words():
