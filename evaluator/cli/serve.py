@@ -14,7 +14,15 @@ __all__ = ["serve"]
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help="Sandbox fork servers (default: one per core).",
+    help="Sandbox fork servers for grading (default: one per core).",
+)
+@click.option(
+    "--programs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="/run_code programs run at once, sharing the cores, each held to its run_timeout of "
+    "wall time as SandboxFusion holds it (default: 64, verl's default concurrency, or four "
+    "per worker if more); their servers start when needed and retire when idle.",
 )
 @click.option(
     "--token",
@@ -34,7 +42,8 @@ __all__ = ["serve"]
     type=click.IntRange(min=0),
     default=512,
     show_default=True,
-    help="Requests waiting for a turn before more are answered 503.",
+    help="Requests waiting for a turn before more are answered 503 (504 at /run_code and "
+    "/submit, which SandboxFusion's clients retry).",
 )
 @click.option(
     "--profile", default="default", show_default=True, help="Sandbox profile (name or path)."
@@ -54,7 +63,16 @@ __all__ = ["serve"]
     "cut. The process then exits 0.",
 )
 def serve(
-    host, port, workers, token, max_body, max_queue, profile, trust_checkers, drain_seconds
+    host,
+    port,
+    workers,
+    programs,
+    token,
+    max_body,
+    max_queue,
+    profile,
+    trust_checkers,
+    drain_seconds,
 ) -> None:
     """Serve the grader over HTTP: SandboxFusion's /run_code and /submit, our batch /grade,
     /health. On SIGTERM it stops taking requests, lets those in flight finish (at most
@@ -76,6 +94,7 @@ def serve(
         ) from None
     settings = Settings(
         workers=workers,
+        programs=programs,
         token=token or None,
         max_body=max_body << 20 if max_body else DEFAULT_MAX_BODY,
         max_waiting=max_queue,

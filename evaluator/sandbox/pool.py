@@ -5,6 +5,11 @@ thread of the pool. The servers are fresh interpreters started with ``-I`` and a
 environment, so they never see the caller's memory, threads, signal handlers or secrets; the
 caller's process installs no signal handlers. A server that dies is replaced and the job goes
 on from the test it was running, so no run is ever lost.
+
+A job's future (:class:`JobFuture`) can be stopped: a job not started is dropped, a running
+one has its program killed at once (the server's early-exit stop) and its worker goes on to
+the next job. A pool may start fewer servers than its size (``start``): the rest start when a
+job would otherwise wait, and retire after ``idle_seconds`` without a job.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import tempfile
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from dataclasses import replace
 from typing import Any
 
@@ -77,6 +82,31 @@ class _JobFailed(Exception):
     """A job failed outside the server (its ``on_result`` raised); its worker was closed."""
 
 
+class JobFuture(Future[JobResult]):
+    """A job's future that can also be stopped once running (:meth:`stop`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stop_wanted = False
+        self._worker: _Worker | None = None  # the worker running it, while one does
+
+    def stop(self) -> bool:
+        """Cancel the job if it has not started; else kill its program in flight and skip
+        its tests not run yet: the future then raises CancelledError, and the worker is
+        ready for the next job. False when the job had already ended."""
+        if self.cancel():
+            return True
+        if self.done():
+            return False
+        # The flag first: a worker about to write this job sends the stop itself (see
+        # _Worker.run), one already running it is told here; never a stop for another job.
+        self.stop_wanted = True
+        worker = self._worker
+        if worker is not None:
+            worker.stop(self)
+        return True
+
+
 class _Worker:
     """One fork server process and the pipes to it. Used by a single pool thread."""
 
@@ -106,6 +136,11 @@ class _Worker:
             _pin(self.proc.pid, cpu)  # forked after it, and inherits the server's CPU
         self.to_server, self.from_server = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         self.frames = FrameReader(self.from_server)
+        # Writes to the server come from the pool thread (jobs, early exit) and from
+        # JobFuture.stop (any thread): one at a time, and a stop only for the job in flight.
+        self._writing = threading.Lock()
+        self._owner: JobFuture | None = None
+        self._stop_sent = False
         config = {
             "tmp_root": self.tmp_root,
             "profile": profile,
@@ -132,17 +167,30 @@ class _Worker:
         self.info = json.loads(ready)
         return self
 
-    def run(self, job: Job, on_result: OnResult | None, results: list[RunResult]) -> None:
+    def run(
+        self,
+        job: Job,
+        on_result: OnResult | None,
+        results: list[RunResult],
+        owner: JobFuture | None = None,
+    ) -> None:
         """Run ``job`` and append its results to ``results`` (which may already hold the
-        results of the tests before ``job``'s first); raises WorkerDied if the server goes."""
+        results of the tests before ``job``'s first); raises WorkerDied if the server goes.
+        ``owner``: the job's future, whose :meth:`JobFuture.stop` ends the job early."""
         wire = job.to_wire()
-        wire["early_exit"] = on_result is not None
+        # Every job can be stopped (early exit, or its future's stop): the server listens for
+        # a stop while a test runs, a poll of its request pipe per test.
+        wire["early_exit"] = True
         stopped = False
         try:
             frames = [json.dumps(wire).encode()]
             if job.executable is not None:  # raw bytes in a frame of their own, not in JSON
                 frames.append(job.executable)
-            write_frames(self.to_server, *frames)
+            with self._writing:
+                write_frames(self.to_server, *frames)
+                self._owner, self._stop_sent = owner, False
+                if owner is not None and owner.stop_wanted:  # stopped before it was sent
+                    self._send_stop()
             while True:
                 header = self.frames.read_frame()
                 if header is None:
@@ -162,10 +210,30 @@ class _Worker:
                 result = _run_result(fields, stdout, stderr)
                 results.append(result)
                 if on_result is not None and not on_result(len(results) - 1, result):
-                    write_frames(self.to_server, STOP)  # the server stops at its next test
+                    with self._writing:  # the server stops at its next test
+                        self._send_stop()
                     stopped = True
         except (BrokenPipeError, ConnectionResetError) as exc:
             raise WorkerDied(f"fork server died: {exc}") from None
+        finally:
+            with self._writing:  # the job is over: a late stop must not reach the next one
+                self._owner = None
+
+    def stop(self, owner: JobFuture) -> None:
+        """Stop ``owner``'s job if it is the one in flight (from any thread)."""
+        with self._writing:
+            if self._owner is owner:
+                try:
+                    self._send_stop()
+                except OSError:  # the server is gone: the pool thread hears of it
+                    pass
+
+    def _send_stop(self) -> None:
+        """One stop per job (called with ``_writing`` held): a second would be read by the
+        server between jobs and dropped, but there is no need for it."""
+        if not self._stop_sent:
+            self._stop_sent = True
+            write_frames(self.to_server, STOP)
 
     def close(self) -> None:
         """Stop the server (after its current job) and remove the worker's directory, whatever
@@ -252,6 +320,9 @@ class SandboxPool:
     ``tmp_dir`` is where the workers' private temp dirs are made (default: the system's).
     ``pin``: each worker (its server, template and children) keeps to one core of those this
     process may use, while there is one per worker (:func:`worker_cpus`).
+    ``start``: servers started now (default: all ``workers``); the others start when a job is
+    submitted while every started one is busy, and retire after ``idle_seconds`` without a
+    job, so a pool sized for bursts holds only what it uses.
     """
 
     def __init__(
@@ -263,6 +334,8 @@ class SandboxPool:
         stack_mb: int = 1024,
         tmp_dir: str | os.PathLike[str] | None = None,
         pin: bool = True,
+        start: int | None = None,
+        idle_seconds: float = 120.0,
     ) -> None:
         self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
         self.size = max(1, workers or os.cpu_count() or 1)
@@ -270,7 +343,7 @@ class SandboxPool:
         self._heavy = list(heavy)
         self._server_profile = self.profile.to_dict()  # compiles the seccomp filter, once
         self.tmp_dir = None if tmp_dir is None else os.fspath(tmp_dir)
-        self._queue: queue.SimpleQueue[tuple[Job, Future[JobResult], OnResult | None] | None]
+        self._queue: queue.SimpleQueue[tuple[Job, JobFuture, OnResult | None] | None]
         self._queue = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._closed = False
@@ -278,18 +351,20 @@ class SandboxPool:
         self.retirements = 0  # workers replaced because their run dir could not be put back
         self.info: dict[str, Any] = {}
         self.cpus = worker_cpus(self.size) if pin else [None] * self.size
-        # Start every server now, in parallel, and fail fast in the caller if they cannot.
-        starting = [self._spawn(index) for index in range(self.size)]
+        self.idle_seconds = idle_seconds
+        # Threads by slot (its CPU and name); those past the first ``start`` come and go.
+        self._threads: dict[int, threading.Thread] = {}
+        self._idle = 0  # threads waiting for a job
+        self._queued = 0  # jobs submitted and not yet taken by a thread
+        lasting = self.size if start is None else min(self.size, max(0, start))
+        # Start those servers now, in parallel, and fail fast in the caller if they cannot.
+        starting = [self._spawn(index) for index in range(lasting)]
         workers = [worker.wait_ready() for worker in starting]
-        self.info = dict(workers[0].info)
-        self._threads = [
-            threading.Thread(
-                target=self._serve, args=(worker, i), name=f"sandbox-pool-{i}", daemon=True
-            )
-            for i, worker in enumerate(workers)
-        ]
-        for thread in self._threads:
-            thread.start()
+        if workers:
+            self.info = dict(workers[0].info)
+        with self._lock:
+            for index, worker in enumerate(workers):
+                self._add_thread(index, worker, lasting=True)
 
     def _spawn(self, index: int) -> _Worker:
         return _Worker(
@@ -302,25 +377,56 @@ class SandboxPool:
         )
 
     def _new_worker(self, index: int) -> _Worker:
-        return self._spawn(index).wait_ready()
+        worker = self._spawn(index).wait_ready()
+        if not self.info:  # a pool that started none up front: the first one's facts
+            self.info = dict(worker.info)
+        return worker
+
+    def _add_thread(self, index: int, worker: _Worker | None, lasting: bool) -> None:
+        """Start slot ``index``'s thread (with ``_lock`` held); without a ``worker`` its
+        server starts with its first job."""
+        thread = threading.Thread(
+            target=self._serve,
+            args=(worker, index, lasting),
+            name=f"sandbox-pool-{index}",
+            daemon=True,
+        )
+        self._threads[index] = thread
+        thread.start()
+
+    def _grow(self) -> None:
+        """One more thread when a queued job would find none free (with ``_lock`` held)."""
+        if self._queued <= self._idle or len(self._threads) >= self.size:
+            return
+        index = next(i for i in range(self.size) if i not in self._threads)
+        self._add_thread(index, None, lasting=False)
 
     # -- submitting -------------------------------------------------------------------------
 
-    def submit(self, job: Job, on_result: OnResult | None = None) -> Future[JobResult]:
+    def submit(self, job: Job, on_result: OnResult | None = None) -> JobFuture:
         """Queue a job; the future resolves to its results. ``on_result`` enables early exit."""
-        future: Future[JobResult] = Future()
+        future = JobFuture()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the sandbox pool is closed")
             self._queue.put((job, future, on_result))
+            self._queued += 1
+            self._grow()
         return future
 
     def run(self, job: Job, on_result: OnResult | None = None) -> JobResult:
         return self.submit(job, on_result).result()
 
     async def run_async(self, job: Job, on_result: OnResult | None = None) -> JobResult:
-        """Await a job from asyncio code without blocking the event loop."""
-        return await asyncio.wrap_future(self.submit(job, on_result))
+        """Await a job from asyncio code without blocking the event loop. Cancelling the
+        awaiting task stops the job (:meth:`JobFuture.stop`): a caller that has gone away
+        holds no worker."""
+        future = self.submit(job, on_result)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            future.stop()
+            raise
 
     def map(self, jobs: Iterable[Job]) -> Iterator[JobResult]:
         """Results in input order, computed in parallel."""
@@ -330,14 +436,46 @@ class SandboxPool:
 
     # -- the worker threads -------------------------------------------------------------------
 
-    def _serve(self, worker: _Worker | None, index: int) -> None:
-        while (item := self._queue.get()) is not None:
+    def _next(self, index: int, lasting: bool) -> tuple[Job, JobFuture, OnResult | None] | None:
+        """The next job, or None when the thread is to end: the pool closes, or (a thread
+        that is not ``lasting``) no job came for ``idle_seconds``."""
+        while True:
+            with self._lock:
+                self._idle += 1
+            try:
+                item = self._queue.get(timeout=None if lasting else self.idle_seconds)
+            except queue.Empty:
+                with self._lock:
+                    self._idle -= 1
+                    if self._queued == 0:  # decided, and the slot freed, under the lock
+                        del self._threads[index]  # that submit grows by: no job is left
+                        return None  # waiting for a thread that is leaving
+                continue  # a job came as the wait ended: take it
+            with self._lock:
+                self._idle -= 1
+                if item is not None:
+                    self._queued -= 1
+            return item
+
+    def _serve(self, worker: _Worker | None, index: int, lasting: bool = True) -> None:
+        try:
+            self._take_jobs(worker, index, lasting)
+        finally:
+            with self._lock:  # the slot may be another thread's already (see _next)
+                if self._threads.get(index) is threading.current_thread():
+                    del self._threads[index]
+
+    def _take_jobs(self, worker: _Worker | None, index: int, lasting: bool) -> None:
+        while (item := self._next(index, lasting)) is not None:
             job, future, on_result = item
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                worker, result = self._run_job(worker, job, on_result, index)
-                future.set_result(result)
+                worker, result = self._run_job(worker, job, on_result, index, future)
+                if future.stop_wanted:  # what ran before the stop is nobody's business
+                    future.set_exception(CancelledError())
+                else:
+                    future.set_result(result)
             except _JobFailed as failed:
                 worker = None  # closed by _run_job; a fresh one is started for the next job
                 future.set_exception(failed.__cause__ or failed)
@@ -348,10 +486,19 @@ class SandboxPool:
                 if worker is not None:
                     worker.close()
                 worker = None
+            finally:
+                future._worker = None  # the job is over: its future holds no worker
         if worker is not None:
             worker.close()
 
-    def _run_job(self, worker: _Worker | None, job: Job, on_result: OnResult | None, index: int):
+    def _run_job(
+        self,
+        worker: _Worker | None,
+        job: Job,
+        on_result: OnResult | None,
+        index: int,
+        future: JobFuture | None = None,
+    ):
         results: list[RunResult] = []
         restarts = start_failures = killed = retired = 0
         while True:
@@ -365,8 +512,12 @@ class SandboxPool:
                     continue
             done = len(results)
             part = job if done == 0 else replace(job, inputs=job.inputs[done:])
+            if future is not None and future.stop_wanted:  # stopped while a server started
+                return worker, JobResult(results, restarts + killed)
             try:
-                worker.run(part, on_result, results)
+                if future is not None:
+                    future._worker = worker
+                worker.run(part, on_result, results, future)
                 return worker, JobResult(results, restarts + killed)
             except BaseException as exc:
                 if not isinstance(exc, WorkerDied):  # e.g. on_result raised: the server is
@@ -375,6 +526,8 @@ class SandboxPool:
                 worker.close()
                 code = worker.proc.returncode
                 worker = None
+                if future is not None and future.stop_wanted:  # nothing more is wanted
+                    return worker, JobResult(results, restarts + killed)
                 if code == _RETIRED_EXIT and retired <= len(job.inputs):
                     retired += 1  # it retired after a test's result (or the last one): the
                     with self._lock:  # job goes on from there in a fresh worker, uncounted
@@ -402,9 +555,11 @@ class SandboxPool:
             self._closed = True
             if cancel:
                 self._cancel_queued()
-        for _ in self._threads:
-            self._queue.put(None)
-        for thread in self._threads:
+            threads = list(self._threads.values())
+            # One end mark per thread; a thread that retires idle leaves its mark unread.
+            for _ in threads:
+                self._queue.put(None)
+        for thread in threads:
             thread.join()
 
     def _cancel_queued(self) -> None:
@@ -414,6 +569,7 @@ class SandboxPool:
             except queue.Empty:
                 return
             if item is not None:
+                self._queued -= 1
                 item[1].cancel()
 
     def __enter__(self) -> SandboxPool:

@@ -1,11 +1,16 @@
 """The ASGI application behind ``mcevaluate serve`` (Starlette, served by uvicorn).
 
-One :class:`Service` holds the server's state: a warm sandbox pool, started with the
-application and closed after the last request drains, and the :class:`~.gate.Gate` that
-bounds how many requests grade at once. Every endpoint but ``/health`` and ``/v1/ping`` asks
-for the bearer token when one is set. A request that cannot be served gets a 4xx with
-``{"error": "<one line>"}``; a full queue gets 503 with ``Retry-After``; each request is
-logged in one line at info level.
+One :class:`Service` holds the server's state: a warm sandbox pool for grading (one fork
+server per worker: verdicts by CPU time), a pool for ``/run_code``'s programs that runs up to
+``Settings.programs`` at once whatever the workers (each held to its ``run_timeout`` of wall
+time, as SandboxFusion holds it, so a looping program cannot make a short one wait behind it),
+both started with the application and closed after the last request drains, and the
+:class:`~.gate.Gate` that bounds how many requests are served at once. Every endpoint but
+``/health`` and ``/v1/ping`` asks for the bearer token when one is set. A request that cannot
+be served gets a 4xx with ``{"error": "<one line>"}``; a full queue gets 503 with
+``Retry-After`` (504 on SandboxFusion's endpoints: what its clients retry); a request whose
+client goes away is cancelled, its program killed; each request is logged in one line at
+info level.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -34,6 +40,7 @@ from evaluator.runner.run import grader_version
 from evaluator.sandbox import SandboxPool
 
 from . import batch, e2b, nemo_gym, openrlhf, piston, sandbox_fusion, slime
+from .cancel import Gone, graded, unless_gone
 from .errors import BadRequest, Busy
 from .fusion_requests import Unprocessable
 from .gate import Gate
@@ -43,15 +50,22 @@ __all__ = ["DEFAULT_MAX_BODY", "Service", "Settings", "create_app"]
 log = logging.getLogger("mcevaluate.serve")
 
 DEFAULT_MAX_BODY = 64 << 20  # bytes: a large RL batch fits; a runaway client does not
+DEFAULT_PROGRAMS = 64
+"""``/run_code`` programs run at once (at least four per worker): verl's default
+``reward.sandbox_fusion.max_concurrent``, so that its requests never wait for a turn."""
+_RETRIED_AS_504 = frozenset({"/run_code", "/submit"})  # SandboxFusion's: see _endpoint
 SUBMIT_TIMEOUT = 20.0  # seconds per test: SandboxFusion's default for interpreted languages
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How the server runs. ``max_running``: requests graded at once (default: four per
-    worker); ``max_waiting``: requests queued beyond those before a 503."""
+    """How the server runs. ``programs``: ``/run_code`` programs run at once (default
+    :data:`DEFAULT_PROGRAMS`, at least four per worker); ``max_running``: requests served at
+    once (default: four per worker plus ``programs``); ``max_waiting``: requests queued
+    beyond those before a 503."""
 
     workers: int | None = None
+    programs: int | None = None
     token: str | None = None
     max_body: int = DEFAULT_MAX_BODY
     max_running: int | None = None
@@ -68,6 +82,7 @@ class Service:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.pool: SandboxPool | None = None
+        self.programs: SandboxPool | None = None  # /run_code's: see the module's notes
         self.gate: Gate | None = None
         self._builder: Builder | None = None
         self.stopping = False  # a stop was asked (server.serve): requests cut are answered 503
@@ -83,18 +98,35 @@ class Service:
 
     async def start(self) -> None:
         settings = self.settings
-        self.pool = await asyncio.to_thread(
-            SandboxPool, workers=settings.workers, profile=settings.profile
+        workers = settings.workers or os.cpu_count() or 1
+        programs = settings.programs or max(DEFAULT_PROGRAMS, 4 * workers)
+        # The programs' servers are not pinned (more of them than cores: the kernel shares
+        # the cores out) and, past one per worker, start when needed and retire when idle.
+        self.pool, self.programs = await asyncio.gather(
+            asyncio.to_thread(SandboxPool, workers=workers, profile=settings.profile),
+            asyncio.to_thread(
+                SandboxPool,
+                workers=programs,
+                profile=settings.profile,
+                pin=False,
+                start=min(workers, programs),
+            ),
         )
-        running = settings.max_running or 4 * self.pool.size
+        running = settings.max_running or 4 * workers + programs
         self.gate = Gate(running, settings.max_waiting)
-        log.info("sandbox pool ready: %d workers, %d requests at once", self.pool.size, running)
+        log.info(
+            "sandbox pool ready: %d workers, %d /run_code programs and %d requests at once",
+            workers,
+            programs,
+            running,
+        )
 
     async def stop(self) -> None:
         if self._builder is not None:
             await asyncio.to_thread(self._builder.close)
-        if self.pool is not None:
-            await asyncio.to_thread(self.pool.close)
+        pools = [pool for pool in (self.programs, self.pool) if pool is not None]
+        if pools:
+            await asyncio.gather(*(asyncio.to_thread(pool.close) for pool in pools))
             log.info("sandbox pool closed")
 
     def grader(self, options: GradeOptions) -> Grader:
@@ -130,6 +162,16 @@ async def _body(request: Request, limit: int) -> Any:
         raise BadRequest(f"malformed JSON: {exc}") from None
 
 
+Handler = Callable[[Service, Any], Awaitable[tuple[Any, str]]]
+
+
+async def _gated(service: Service, handler: Handler, body: Any) -> tuple[Any, str]:
+    """``handler``'s answer, in its turn at the gate."""
+    assert service.gate is not None
+    async with service.gate.turn():
+        return await handler(service, body)
+
+
 class _TooLarge(Exception):
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(f"request body over {limit} bytes (--max-body); got at least {size}")
@@ -143,9 +185,6 @@ def _authorised(request: Request, token: str | None) -> bool:
     # As bytes: compare_digest refuses str with non-ASCII characters (a 500 for a bad token)
     sent = value.strip().encode("utf-8", "surrogateescape")
     return scheme.lower() == "bearer" and hmac.compare_digest(sent, token.encode("utf-8"))
-
-
-Handler = Callable[[Service, Any], Awaitable[tuple[Any, str]]]
 
 
 def _endpoint(
@@ -170,9 +209,7 @@ def _endpoint(
                 raise Unprocessable(
                     [{"type": "json_invalid", "loc": ["body"], "msg": str(exc), "input": {}}]
                 ) from None
-            assert service.gate is not None
-            async with service.gate.turn():
-                answer, what = await handler(service, body)
+            answer, what = await unless_gone(request, _gated(service, handler, body))
             status = 200
             return _json(answer)
         except Unprocessable as exc:
@@ -184,12 +221,17 @@ def _endpoint(
         except ClientDisconnect:
             status, what = 499, "the client went away before its request was read"
             return Response(status_code=499)
+        except Gone:
+            status, what = 499, "the client went away: its request was cancelled"
+            return Response(status_code=499)
         except _TooLarge as exc:
             status, what = 413, str(exc)
             return _error(413, what)
         except Busy as exc:
-            status, what = 503, str(exc)
-            return _error(503, what, {"Retry-After": "1"})
+            # SandboxFusion's clients retry a 504 (verl's call_sandbox_api retries only that:
+            # what a gateway in front of a busy SandboxFusion answers), not a 503
+            status, what = 504 if request.url.path in _RETRIED_AS_504 else 503, str(exc)
+            return _error(status, what, {"Retry-After": "1"})
         except asyncio.CancelledError:
             if not service.stopping:
                 raise
@@ -236,7 +278,8 @@ async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
         job = request.program_job(build, language, service.settings.memory_limit)
     else:
         job = request.job(service.settings.memory_limit)
-    result = await asyncio.wrap_future(service.pool.submit(job))
+    assert service.programs is not None
+    result = await service.programs.run_async(job)  # cancelled with the request: killed
     answer = sandbox_fusion.run_code_response(result.runs[0], build)
     return answer, answer["status"]
 
@@ -265,7 +308,7 @@ async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
     )
     with service.grader(options) as grader:
         language = get_language(config["language"]).name
-        result: GradeResult = await asyncio.wrap_future(grader.submit(problem, code, language))
+        result: GradeResult = await graded(grader.submit(problem, code, language))
     ran = [
         (test, outcome)
         for test, outcome in zip(problem.tests, result.tests, strict=False)

@@ -37,7 +37,6 @@ the program is the answer's last fenced block by our extraction
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -48,6 +47,7 @@ from evaluator.problem import Problem, Verdict
 from evaluator.reward.columns import ProblemError, program_of
 from evaluator.runner import GradeResult
 
+from .cancel import graded
 from .fusion_requests import Unprocessable, parse
 from .graders import grader_for, problem_cache
 
@@ -203,7 +203,7 @@ async def verify(service: Any, body: Any) -> tuple[dict[str, Any], str]:
         return answer, f"{problem.id}: no code, reward 0.0"
     started = time.perf_counter()
     grader = grader_for(service, early_exit=True)
-    result = await asyncio.wrap_future(grader.submit(problem, code, "python"))
+    result = await graded(grader.submit(problem, code, "python"))
     violation = reasoning_format_violation(text, body["response"])
     reward = REASONING_FORMAT_PENALTY if violation else (1.0 if result.passed else 0.0)
     answer.update(

@@ -78,6 +78,7 @@ from evaluator.runner import GradeResult
 from evaluator.sandbox import LimitHit, RunResult
 
 from .batch import check_client_problems
+from .cancel import graded
 from .errors import BadRequest
 from .graders import grader_for
 from .sandbox_fusion import RunCode
@@ -521,9 +522,7 @@ async def execute(service: Any, body: Any) -> tuple[dict[str, Any], str]:
     trust = service.settings.trust_checkers
     problem = _problem(request, config, trust)
     grader = grader_for(service, early_exit=True)
-    result = await asyncio.wrap_future(
-        grader.submit(problem, request.program, request.runtime.ours)
-    )
+    result = await graded(grader.submit(problem, request.program, request.runtime.ours))
     checker = "checker.py" in request.files
     answer, note = judged_answer(request.runtime, problem, result, checker)
     where = "" if not checker else " (checker trusted)" if trust else " (checker sandboxed)"

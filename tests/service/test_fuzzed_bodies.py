@@ -125,7 +125,7 @@ def test_random_json_in_every_field_is_a_4xx_or_an_answer(server, endpoint):
     first = server.post(endpoint, base)
     assert first.status_code == 200, first.text  # the body the fuzzing starts from is good
     workers = _fork_servers(server)
-    assert len(workers) == 2
+    assert len(workers) == 4  # two per pool: the grading workers, /run_code's first programs
 
     @settings(
         max_examples=25,
@@ -148,7 +148,8 @@ def test_random_json_in_every_field_is_a_4xx_or_an_answer(server, endpoint):
     one()
     again = server.post(endpoint, base)
     assert again.status_code == 200 and again.json() == _stable(first.json(), again.json())
-    assert _fork_servers(server) == workers  # none died, none was replaced
+    # none died, none was replaced (a /run_code program server may have started beside them)
+    assert workers <= _fork_servers(server)
 
 
 def _stable(first, again):
