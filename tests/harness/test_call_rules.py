@@ -348,3 +348,15 @@ def test_bool_as_int_per_problem(pool):
     )
     assert grader.grade(strict, code).verdict is Verdict.WA
     assert grader.grade(python_eq, code).verdict is Verdict.AC
+
+
+def test_numpy_values_are_their_plain_values(grader):
+    code = """
+        import numpy as np
+        class Solution:
+            def stats(self, nums):
+                a = np.array(nums)
+                return [a.sum(), a.mean(), a.any(), a * 2]
+    """
+    tests = [_test([[1, 2, 3]], [6, 2.0, True, [2, 4, 6]]), _test([[0]], [0, 0.0, False, [0]])]
+    assert _grade(grader, code, "stats", *tests).verdict is Verdict.AC

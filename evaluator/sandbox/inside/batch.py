@@ -15,8 +15,9 @@ child.
 - Call-based tests run as their judge runs them (LeetCode): the module is executed once per
   child and each test gets a fresh ``Solution()`` (or the top-level function looked up again);
   class attributes, module globals and anything else the program changes carry from test to
-  test, at both levels. What the harness owns never carries: its streams (put back when the
-  program replaced them), the recursion and int/str digit limits, its report channel.
+  test, at both levels, the recursion and int/str digit limits included. What the harness
+  owns never carries: its streams (put back when the program replaced them), its report
+  channel, the room its own conversions take.
 
 Each report says what the test's code did (its return value, exception or exit status) and
 which test it was; nothing else. The server measures the test from the kernel (the child's CPU
@@ -159,7 +160,10 @@ _STD = ("stdin", "stdout", "stderr")
 def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
     module = harness.Module(brief["code"], brief["program"], brief["preamble"])
     func, last = brief.get("func_name") or "", brief["count"] - 1
-    recursion, digits = sys.getrecursionlimit(), sys.get_int_max_str_digits()
+    # The recursion and int/str digit limits are the program's, as any module state: set at
+    # module level (or by a call), they stay for its later tests, as on LeetCode, where the
+    # module runs once in one process. The harness's own conversions take their room and
+    # put the program's values back (harness._harness_room).
     streams = None
     while (index := channel.next_test()) is not None:
         channel.restore_stdio()
@@ -167,8 +171,6 @@ def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
             streams = _Streams()
         else:
             streams.before_test()
-        sys.setrecursionlimit(recursion)  # the harness's: reset for every test
-        sys.set_int_max_str_digits(digits)
         raw = read_input(0)
         report = harness.run_call(module, func, raw, streams.stderr)
         streams.after_test()

@@ -175,24 +175,66 @@ def encode_strict(value: Any) -> str:
     NumPy scalars and arrays through ``tolist()``, by :func:`plain.to_plain`. NaN and
     infinities are written as ``NaN``/``Infinity`` (Python's json reads them).
 
-    Fast path: ``marshal`` accepts only exact built-in types, so when it takes the value the
-    json module's C encoder (which would iterate a list subclass through its ``__iter__``)
-    reads nothing but exact types."""
+    Fast path: ``marshal`` refuses every subclass of a built-in type, but writes any object
+    with the buffer protocol (NumPy scalars and arrays, a ``bytearray``, a class with
+    ``__buffer__``) as if it were ``bytes``. So the value is read back from marshal's bytes
+    (:func:`_exact_copy`): only exact built-in types, which the json module's C encoder reads
+    without calling anything of the program's (it would iterate a list subclass through its
+    ``__iter__``); where a ``bytes`` stands in that copy, the value held something marshal
+    took for one and :func:`plain.to_plain` reads the original instead."""
+    original = value
     try:
-        marshal.dumps(value)
-    except ValueError as refused:  # a subclass, NumPy, too deep for marshal, or not data
+        value = _exact_copy(value)
+        encoder = _EXACT_ENCODER
+    except ValueError as refused:  # a subclass, too deep for marshal, or not data
         # marshal's words for depth; were they to change, the copy below is only slower
         too_deep = "deeply nested" in str(refused)
         with _harness_room():
             if not (too_deep and plain.only_exact_types(value, DEEPEST)):
                 value = plain.to_plain(value, limit=DEEPEST)
-    try:  # under the program's limits first: enough for nearly every value, and cheaper
-        return _ENCODER.encode(value)
+        encoder = _ENCODER
+    try:
+        return _encode(encoder, value)
+    except _HeldBytes:  # a NumPy value (or other buffer) where marshal wrote bytes
+        with _harness_room():
+            value = plain.to_plain(original, limit=DEEPEST)
+        return _encode(_ENCODER, value)
+
+
+def _exact_copy(value: Any) -> Any:
+    """``value`` as exact built-in types (``ValueError`` for what marshal refuses): itself
+    when marshal's bytes hold no ``bytes`` code at all (then it held no buffer either: the
+    usual case, no copy), else read back from them, with ``bytes`` wherever it held a buffer."""
+    data = marshal.dumps(value)
+    if _BYTES_CODE not in data and _BYTES_CODE_REF not in data:
+        return value
+    return marshal.loads(data)
+
+
+# marshal's type code of bytes and of any buffer ("s"), also with its FLAG_REF bit; the same
+# byte inside other data only costs a copy
+_BYTES_CODE, _BYTES_CODE_REF = b"s", bytes([ord("s") | 0x80])
+
+
+def _encode(encoder: json.JSONEncoder, value: Any) -> str:
+    """JSON of ``value``, under the program's limits first (enough for nearly every value,
+    and cheaper), then in the harness's room (very deep, or an int of more digits than the
+    program's limit)."""
+    try:
+        return encoder.encode(value)
     except (RecursionError, ValueError) as exc:
         if "Circular reference" in str(exc):
             raise TypeError("return value contains a reference cycle") from None
-    with _harness_room():  # very deep, or an int of more digits than the program's limit
-        return _ENCODER.encode(value)
+    with _harness_room():
+        return encoder.encode(value)
+
+
+class _HeldBytes(Exception):
+    """Marshal's copy of a return value holds ``bytes``: the original must be read again."""
+
+
+def _held_bytes(value: Any) -> Any:
+    raise _HeldBytes
 
 
 def _not_plain(value: Any) -> Any:
@@ -201,6 +243,8 @@ def _not_plain(value: Any) -> Any:
 
 
 _ENCODER = json.JSONEncoder(allow_nan=True, separators=(",", ":"), default=_not_plain)
+# for marshal's copies: anything not JSON there is a bytes (or a code object) that marshal made
+_EXACT_ENCODER = json.JSONEncoder(allow_nan=True, separators=(",", ":"), default=_held_bytes)
 
 
 DEEPEST = 1_000_000  # nesting the harness decodes and encodes (the main stack is 1 GiB)

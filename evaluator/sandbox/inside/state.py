@@ -3,12 +3,12 @@
 A batch child runs a submission's tests one after another. Before each test it puts back what
 a fresh child would have and is cheap to restore exactly (the streams, ``__main__``, the
 recursion and int/str digit limits, the GC settings, the thread stack size, the random seed,
-the decimal context, ``sys.argv``, the run directory); after each test :meth:`Baseline.changed`
+the decimal context, ``sys.argv``, the soft resource limits, the run directory); after each test :meth:`Baseline.changed`
 compares the rest of the interpreter's global state with what it was before the first test.
 Anything else that changed (builtins, ``sys`` attributes, other modules' globals, imported
 modules replaced or removed, threads started, signal handlers or timers, ``atexit`` handlers,
 audit hooks, the working directory, the umask, the environment, open descriptors, the locale,
-the priority, memory kept by the process) makes the child stop: the server runs the rest of
+the priority, a hard resource limit lowered, memory kept by the process) makes the child stop: the server runs the rest of
 the tests in a fresh child. A module imported for the first time is not a change.
 
 Module globals are compared through CPython 3.11's dict version tags (bumped by every
@@ -149,6 +149,7 @@ class Baseline:
         self.gc = (gc.isenabled(), gc.get_threshold(), gc.get_debug())
         self.argv, self.orig_argv = list(sys.argv), list(sys.orig_argv)
         self.random_state = _random_state()  # the child's own seed: nothing has drawn yet
+        self.rlimits = resource_limits()  # the sandbox's, set by the child before confinement
         if not adaptive:
             return
         remember_thread_counter()
@@ -193,6 +194,7 @@ class Baseline:
         decimal = sys.modules.get("decimal")
         if decimal is not None:
             decimal.setcontext(decimal.DefaultContext.copy())
+        restore_resource_limits(self.rlimits)
 
     # -- after a test ----------------------------------------------------------------------
 
@@ -217,6 +219,8 @@ class Baseline:
             return what
         if (what := _first_difference(self.values, self._values())) is not None:
             return what
+        if _hard_limits(resource_limits()) != _hard_limits(self.rlimits):
+            return "resource limits"  # a hard limit lowered: only a fresh child has it back
         if self._open_fds() != self.open_fds:
             return "open file descriptors"
         memory = self._data_pages()
@@ -283,6 +287,46 @@ class Baseline:
             return int(os.pread(STATM_FD, 128, 0).split()[5])
         except (OSError, ValueError, IndexError):
             return 0
+
+
+_RLIMITS = tuple(
+    sorted(getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_"))
+)
+
+
+def resource_limits() -> list[tuple[int, int]]:
+    """The process's (soft, hard) resource limits, every one the platform has."""
+    return [resource.getrlimit(which) for which in _RLIMITS]
+
+
+def restore_resource_limits(baseline: list[tuple[int, int]]) -> None:
+    """Put back the limits a stdin test may have changed (a program may set its own below the
+    hard limits, as in a plain run, which a later test must not inherit). A soft limit comes
+    back exactly; a hard limit the program lowered cannot be raised again (no capability):
+    the soft one then goes as near as it can, and adaptive isolation ends the child
+    (:meth:`Baseline.changed`)."""
+    now = resource_limits()
+    if now == baseline:
+        return
+    for which, was, limits in zip(_RLIMITS, baseline, now, strict=True):
+        if limits != was:
+            hard = was[1] if _at_most(was[1], limits[1]) else limits[1]
+            soft = was[0] if _at_most(was[0], hard) else hard
+            try:
+                resource.setrlimit(which, (soft, hard))
+            except (ValueError, OSError):
+                pass
+
+
+def _at_most(limit: int, bound: int) -> bool:
+    """Whether resource limit ``limit`` is no more than ``bound`` (RLIM_INFINITY is most)."""
+    if bound == resource.RLIM_INFINITY:
+        return True
+    return limit != resource.RLIM_INFINITY and limit <= bound
+
+
+def _hard_limits(limits: list[tuple[int, int]]) -> list[int]:
+    return [hard for _, hard in limits]
 
 
 def _kernel_threads() -> int:
