@@ -81,3 +81,7 @@ class Problem:
     # stdin / stdout.
     input_file: str | None = None
     output_file: str | None = None
+    # Functional problems judged by an argument's state after the call (LeetCode's "do not
+    # return anything, modify nums in-place"; its metadata's ``output.paramindex``): that
+    # argument's position, from 0, whose final value is compared instead of the return value.
+    output_arg: int | None = None

@@ -236,7 +236,7 @@ def to_format(entry: Entry, target: str) -> dict[str, Any]:
             "starter_code": meta.get("starter_code", ""),
             "public_test_cases": json.dumps(cases[:PUBLIC_TESTS]),
             "private_test_cases": encode_private_tests(cases[PUBLIC_TESTS:]),
-            "metadata": json.dumps({"func_name": problem.func_name} if problem.func_name else {}),
+            "metadata": json.dumps(_lcb_metadata(problem)),
         }
         for key in ("judge", "time_limit", "memory_limit"):
             if getattr(problem, key) is not None:
@@ -245,6 +245,16 @@ def to_format(entry: Entry, target: str) -> dict[str, Any]:
             record[REFERENCE_FIELD] = python_refs[0]
         return record
     raise ValueError(f"unknown format {target!r} (expected lcb or ours)")
+
+
+def _lcb_metadata(problem: Problem) -> dict[str, Any]:
+    """A LiveCodeBench record's ``metadata``: the function called and, for an in-place
+    problem, the argument judged (read back by
+    :func:`~evaluator.formats.records.leetcode_output_arg`)."""
+    meta: dict[str, Any] = {"func_name": problem.func_name} if problem.func_name else {}
+    if problem.output_arg is not None:
+        meta["output_arg"] = problem.output_arg
+    return meta
 
 
 def set_time_limit(entry: Entry, seconds: float) -> dict[str, Any]:

@@ -46,7 +46,14 @@ from ..problem import Harness, Problem
 from .errors import InputError
 from .extract import extract_code
 from .limits import megabytes, seconds
-from .records import expect_dict, expect_str, optional_judge, require_field, solutions_of
+from .records import (
+    expect_dict,
+    expect_str,
+    leetcode_output_arg,
+    optional_judge,
+    require_field,
+    solutions_of,
+)
 from .registry import Format, Solution
 from .taco import STDIN_JUDGE, contest_judge
 from .testlists import DecodedTests, decode_text, tests_value
@@ -111,6 +118,7 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
         time_limit=seconds(meta.get("time_limit"), "metadata.time_limit"),
         memory_limit=megabytes(meta.get("memory_limit"), "metadata.memory_limit"),
         metadata=facts,
+        output_arg=leetcode_output_arg(meta) if decoded.func_name else None,
     )
 
 

@@ -36,6 +36,7 @@ from .records import (
     expect_dict,
     expect_list,
     expect_str,
+    leetcode_output_arg,
     loads_json,
     optional_judge,
     optional_memory_limit,
@@ -253,6 +254,7 @@ def _convert_lcb(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
         time_limit=optional_time_limit(record),
         memory_limit=optional_memory_limit(record),
         metadata=facts,
+        output_arg=leetcode_output_arg(meta) if harness is Harness.FUNCTIONAL else None,
     )
 
 

@@ -16,8 +16,9 @@ Schema (fields marked ``?`` are optional)::
       "metadata"?:    {...},                        # free-form, kept for reports
       "environment"?: "plain" | "leetcode" | ...    # interpreter environment; default: by platform
       "input_file"?:  "input.txt",                  # stdin tests: read from this file, not stdin
-      "output_file"?: "output.txt"                  # stdin tests: answer in this file, not stdout
-    }
+      "output_file"?: "output.txt",                 # stdin tests: answer in this file, not stdout
+      "output_arg"?:  0                             # functional: judged by this argument after
+    }                                               #   the call (in-place), not the return
 
 Test texts are strings in every harness. For ``stdin`` they are the program's input and
 expected output. For ``functional`` the input is one JSON value per line (one per argument)
@@ -46,6 +47,7 @@ from typing import Any
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
 from .records import (
+    argument_position,
     expect_dict,
     expect_list,
     expect_str,
@@ -179,6 +181,7 @@ _READERS: dict[str, Callable[[dict[str, Any], Harness], Any]] = {
     "environment": _read_environment,
     "input_file": lambda record, harness: _file_name(record, "input_file"),
     "output_file": lambda record, harness: _file_name(record, "output_file"),
+    "output_arg": lambda record, harness: argument_position(record.get("output_arg"), "output_arg"),
 }
 if set(_READERS) != OURS_FIELDS:  # a new Problem field needs a reader (and a test value)
     raise AssertionError(f"schema readers {sorted(_READERS)} != Problem fields {PROBLEM_FIELDS}")

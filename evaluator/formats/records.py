@@ -304,6 +304,29 @@ def optional_memory_limit(record: Mapping[str, Any]) -> int | None:
     return value
 
 
+def argument_position(value: Any, field: str) -> int | None:
+    """An optional argument's position (``output_arg``): None, or a whole number >= 0."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(f"expected an argument's position (0 or more), got {value!r}", field=field)
+    return value
+
+
+def leetcode_output_arg(meta: Mapping[str, Any], field: str = "metadata") -> int | None:
+    """The argument an in-place LeetCode problem is judged by, from the question's metadata as
+    LeetCode gives it (``metaData``: ``"return": {"type": "void"}, "output": {"paramindex":
+    0}``), or an ``output_arg`` beside ``func_name``; None when the return value is judged.
+    An ``output`` with a ``size`` (``removeElement``: the first ``ret`` items of ``nums``
+    and the count returned) is a judge of its own, not read here."""
+    if meta.get("output_arg") is not None:
+        return argument_position(meta["output_arg"], f"{field}.output_arg")
+    output = meta.get("output")
+    if not isinstance(output, dict) or "size" in output:
+        return None
+    return argument_position(output.get("paramindex"), f"{field}.output.paramindex")
+
+
 def user_text(messages: Any) -> str:
     """The text of a chat prompt's user messages (a string is its own text): the statement of
     a row that carries its problem as a prompt (verl rows, NeMo-Gym)."""

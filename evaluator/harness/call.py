@@ -1,7 +1,7 @@
 """Call-based harness (LiveCodeBench ``testtype: "functional"``): ``input`` holds one JSON
 value per line, one per argument; the function (a method of a fresh ``Solution()``, or a
-top-level function) is called inside the sandbox and its return value serialised there by a
-strict encoder. The comparison is a judge's: :mod:`evaluator.judges.returned`."""
+top-level function) is called inside the sandbox and its return value (or, for an in-place
+problem, its ``output_arg`` argument after the call) serialised there by a strict encoder. The comparison is a judge's: :mod:`evaluator.judges.returned`."""
 
 from __future__ import annotations
 
@@ -16,5 +16,12 @@ def build_job(
     problem: Problem, code: str, limits: Limits, isolation: Isolation, environment: Environment
 ) -> Job:
     return tests_job(
-        problem, code, limits, isolation, environment, Mode.CALL, func_name=problem.func_name
+        problem,
+        code,
+        limits,
+        isolation,
+        environment,
+        Mode.CALL,
+        func_name=problem.func_name,
+        output_arg=problem.output_arg,
     )

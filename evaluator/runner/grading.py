@@ -547,6 +547,22 @@ def _not_text(text: object) -> str | None:
     return None
 
 
+def _output_arg_problem(problem: Problem) -> str | None:
+    """Why the problem's ``output_arg`` (the argument an in-place answer is read from) cannot
+    be, or None: it is for functional problems only, and every test must pass that argument
+    (its input has one JSON value per non-blank line, one per argument)."""
+    index = problem.output_arg
+    if problem.harness is not Harness.FUNCTIONAL:
+        return f"output_arg is for functional problems only, not {problem.harness}"
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        return f"output_arg must be an argument's position (0 or more), not {index!r}"
+    for number, test in enumerate(problem.tests):
+        count = sum(1 for line in test.input.split("\n") if line.strip())
+        if index >= count:
+            return f"test {number} has {count} arguments: none at output_arg {index}"
+    return None
+
+
 def _unsendable(problem: Problem) -> str | None:
     """Why the problem's tests cannot be given to the sandbox, or None (its fault: ERROR)."""
     for index, test in enumerate(problem.tests):
@@ -598,6 +614,10 @@ def _early_result(
         return GradeResult(
             problem.id, Verdict.ERROR, message="functional problem without func_name"
         )
+    if problem.output_arg is not None:
+        wrong = _output_arg_problem(problem)
+        if wrong is not None:
+            return GradeResult(problem.id, Verdict.ERROR, message=wrong)
     if problem.harness is not Harness.STDIN and (problem.input_file or problem.output_file):
         why = f"input_file/output_file are for stdin problems only, not {problem.harness}"
         return GradeResult(problem.id, Verdict.ERROR, message=why)

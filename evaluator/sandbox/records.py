@@ -87,6 +87,9 @@ class Job:
     inputs: list[str]
     mode: Mode = Mode.STDIN
     func_name: str | None = None  # CALL: function or Solution method; ASSERTION: entry point
+    # CALL: the argument (its position) whose value after the call is the test's answer,
+    # instead of the return value (LeetCode's in-place problems); None: the return value
+    output_arg: int | None = None
     limits: Limits = field(default_factory=Limits)
     isolation: Isolation = Isolation.ADAPTIVE
     preamble: bool = True  # provide LeetCode's names (List, collections, ...) as globals
@@ -161,6 +164,7 @@ class Job:
             "inputs": self.inputs,
             "mode": str(self.mode),
             "func_name": self.func_name,
+            "output_arg": self.output_arg,
             "limits": self.limits.to_dict(),
             "isolation": str(self.isolation),
             "preamble": self.preamble,

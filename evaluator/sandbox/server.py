@@ -991,7 +991,7 @@ _PAGE = os.sysconf("SC_PAGE_SIZE")
 def _brief(job: dict[str, Any], role: str, **extra: Any) -> dict[str, Any]:
     """What a child needs of ``job`` to run the program's side (never the tests' code)."""
     keys = ("code", "program", "mode", "func_name", "preamble", "limits", "environment")
-    keys += ("isolation",)
+    keys += ("isolation", "output_arg")
     return {"role": role, **{k: job.get(k) for k in keys}, **extra}
 
 

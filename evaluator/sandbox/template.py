@@ -421,7 +421,9 @@ class Template:
         elif brief["mode"] == "call":
             stdout, stderr = harness.fresh_stdio()
             module = harness.Module(code, program, pre)
-            report = harness.run_call(module, func, batch.read_input(0), stderr)
+            report = harness.run_call(
+                module, func, batch.read_input(0), stderr, brief.get("output_arg")
+            )
             harness.flush_streams(stdout, stderr)
             harness.send_report(report)
         else:

@@ -2,8 +2,9 @@
 EvalPlus alike): one plain ``python3`` process, the module executed once as ``__main__``, then
 for each test a fresh ``Solution()`` (or the top-level function looked up again) called with
 the test's arguments (NumPy values in what it returns compare as their ``tolist()``, the
-documented rule). ``module_once=False`` runs each test in a process of its own instead: the
-reference of ``--isolation test``."""
+documented rule; an in-place problem's answer is its ``output_arg`` argument after the call,
+as LeetCode judges "modify nums in-place"). ``module_once=False`` runs each test in a process
+of its own instead: the reference of ``--isolation test``."""
 
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ for text in case["inputs"]:
         target = getattr(solution(), name) if isinstance(solution, type) and hasattr(solution, name) else namespace[name]
         args = [json.loads(line) for line in text.split("\n") if line.strip()]
         value = target(*args)
+        if case["output_arg"] is not None:  # an in-place problem: the argument is the answer
+            value = args[case["output_arg"]]
         outcome = {"status": "ok", "value": value}
     except Exception as exc:
         outcome = {"status": "exception", "exception": type(exc).__name__}
@@ -62,6 +65,7 @@ class CallCase:
     func_name: str
     inputs: list[str]
     deviation: str | None = None
+    output_arg: int | None = None  # in-place problems: the argument judged after the call
 
 
 def load_call_cases() -> list[CallCase]:
@@ -74,6 +78,7 @@ def load_call_cases() -> list[CallCase]:
             f["func_name"],
             f["inputs"],
             f.get("deviation"),
+            f.get("output_arg"),
         )
         for name, f in table.items()
     ]
@@ -94,6 +99,7 @@ def run_judge(case: CallCase, module_once: bool = True, tmp_dir: str = ".") -> l
 def _judge_process(case: CallCase, inputs: list[str], tmp_dir: str) -> list[dict]:
     """The outcomes of ``inputs`` run one after another in one judge process."""
     payload = {"source": case.source, "func_name": case.func_name, "inputs": inputs}
+    payload["output_arg"] = case.output_arg
     payload["module_once"] = True
     done = subprocess.run(
         [sys.executable, "-c", _DRIVER],

@@ -29,6 +29,7 @@ def test_the_cases_cover_state_that_carries():
     names = {case.name for case in CASES}
     assert {"class_list_grows", "module_counter", "functools_cache_helper"} <= names
     assert {"numpy_values_returned", "module_recursion_limit", "module_int_digits"} <= names
+    assert {"in_place_sort_colors", "in_place_rebinds_the_name"} <= names
     assert all(len(case.inputs) >= 2 for case in CASES)
 
 
@@ -39,6 +40,7 @@ def test_sandbox_matches_the_judges_run(pool, tmp_path, case, isolation):
     reference = run_judge(case, module_once=once, tmp_dir=str(tmp_path))
     assert len(reference) == len(case.inputs), reference
     job = Job(case.source, case.inputs, mode=Mode.CALL, func_name=case.func_name)
+    job.output_arg = case.output_arg
     job.isolation = isolation
     got = [_outcome(run) for run in pool.run(job).runs]
     assert got == reference
@@ -57,5 +59,6 @@ def test_test_isolation_is_more_lenient_than_the_judge(pool, tmp_path, name):
     fresh = run_judge(case, module_once=False, tmp_dir=str(tmp_path))
     assert judge != fresh
     job = Job(case.source, case.inputs, mode=Mode.CALL, func_name=case.func_name)
+    job.output_arg = case.output_arg
     job.isolation = Isolation.TEST
     assert [_outcome(run) for run in pool.run(job).runs] == fresh

@@ -34,6 +34,7 @@ def _every_field_set() -> Problem:
         environment="livecodebench",
         input_file="input.txt",
         output_file="output.txt",
+        output_arg=0,
     )
 
 
@@ -88,6 +89,7 @@ def test_the_journal_fingerprint_sees_every_field(name: str) -> None:
         "environment": "plain",
         "input_file": "in.txt",
         "output_file": "out.txt",
+        "output_arg": 1,
     }
     assert set(changed) == {f.name for f in dataclasses.fields(Problem)}
     other = dataclasses.replace(problem, **{name: changed[name]})

@@ -106,6 +106,22 @@ def test_functional_problem() -> None:
     assert problem_from_lcb({**record, "metadata": {"func_name": "canSplit"}}) == problem
 
 
+def test_in_place_problems_from_leetcodes_metadata() -> None:
+    """LeetCode's question metadata marks "modify nums in-place" problems with ``"return":
+    {"type": "void"}, "output": {"paramindex": 0}``: the argument judged after the call."""
+    record = lcb_record(public_test_cases=FUNC_TESTS, private_test_cases=[])
+    void = {"func_name": "canSplit", "return": {"type": "void"}, "output": {"paramindex": 1}}
+    assert problem_from_lcb({**record, "metadata": void}).output_arg == 1
+    ours = {"func_name": "canSplit", "output_arg": 0}  # what our LiveCodeBench export writes
+    assert problem_from_lcb({**record, "metadata": ours}).output_arg == 0
+    sized = {"func_name": "canSplit", "output": {"paramindex": 0, "size": "ret"}}
+    assert problem_from_lcb({**record, "metadata": sized}).output_arg is None  # a judge of its own
+    assert problem_from_lcb({**record, "metadata": {"func_name": "canSplit"}}).output_arg is None
+    with pytest.raises(InputError) as info:
+        problem_from_lcb({**record, "metadata": {"func_name": "f", "output": {"paramindex": -1}}})
+    assert info.value.field == "metadata.output.paramindex"
+
+
 def test_functional_without_func_name() -> None:
     record = lcb_record(public_test_cases=FUNC_TESTS, private_test_cases=[])
     with pytest.raises(InputError) as info:

@@ -360,3 +360,39 @@ def test_numpy_values_are_their_plain_values(grader):
     """
     tests = [_test([[1, 2, 3]], [6, 2.0, True, [2, 4, 6]]), _test([[0]], [0, 0.0, False, [0]])]
     assert _grade(grader, code, "stats", *tests).verdict is Verdict.AC
+
+
+def _in_place(output_arg: int | None, *tests: TestCase) -> Problem:
+    problem = _problem("sortColors", *tests)
+    problem.output_arg = output_arg
+    return problem
+
+
+IN_PLACE_TESTS = [_test([[2, 0, 1]], [0, 1, 2]), _test([[1, 1, 0]], [0, 1, 1])]
+
+
+def test_an_in_place_answer_is_the_argument_after_the_call(grader):
+    """LeetCode's "do not return anything, modify nums in-place": the problem's
+    ``output_arg`` names the argument compared; the None returned is not the answer."""
+    right = """
+        class Solution:
+            def sortColors(self, nums: List[int]) -> None:
+                nums.sort()
+    """
+    rebinds = """
+        class Solution:
+            def sortColors(self, nums: List[int]) -> None:
+                nums = sorted(nums)
+    """
+    problem = _in_place(0, *IN_PLACE_TESTS)
+    assert grader.grade(problem, textwrap.dedent(right)).verdict is Verdict.AC
+    assert grader.grade(problem, textwrap.dedent(rebinds)).verdict is Verdict.WA
+    # without output_arg the return value (None) is what is compared
+    plain = _in_place(None, *IN_PLACE_TESTS)
+    assert grader.grade(plain, textwrap.dedent(right)).verdict is Verdict.WA
+
+
+def test_an_output_arg_no_test_has_is_the_problems_fault(grader):
+    problem = _in_place(1, *IN_PLACE_TESTS)
+    result = grader.grade(problem, "def sortColors(nums):\n    nums.sort()\n")
+    assert result.verdict is Verdict.ERROR and "output_arg" in result.message

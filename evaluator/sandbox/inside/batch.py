@@ -160,6 +160,7 @@ _STD = ("stdin", "stdout", "stderr")
 def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
     module = harness.Module(brief["code"], brief["program"], brief["preamble"])
     func, last = brief.get("func_name") or "", brief["count"] - 1
+    output_arg = brief.get("output_arg")
     # The recursion and int/str digit limits are the program's, as any module state: set at
     # module level (or by a call), they stay for its later tests, as on LeetCode, where the
     # module runs once in one process. The harness's own conversions take their room and
@@ -172,7 +173,7 @@ def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
         else:
             streams.before_test()
         raw = read_input(0)
-        report = harness.run_call(module, func, raw, streams.stderr)
+        report = harness.run_call(module, func, raw, streams.stderr, output_arg)
         streams.after_test()
         wipe.buffer(raw)
         del raw

@@ -323,12 +323,19 @@ class Module:
         return self.namespace
 
 
-def run_call(module: Module, func_name: str, raw_input: bytearray, stderr: Any) -> dict[str, Any]:
+def run_call(
+    module: Module,
+    func_name: str,
+    raw_input: bytearray,
+    stderr: Any,
+    output_arg: int | None = None,
+) -> dict[str, Any]:
     """One call-based test in this (already confined) process: its arguments decoded from
     ``raw_input`` (one JSON value per line), the function called on a fresh instance, its
-    return value encoded; what happened, as the report says it. The harness's copies of the
-    input (the bytes, their text, the arguments) are wiped once the program no longer holds
-    them, so a later test cannot find them in this process's memory."""
+    return value encoded (with ``output_arg``, that argument's value after the call instead:
+    LeetCode's in-place problems); what happened, as the report says it. The harness's copies
+    of the input (the bytes, their text, the arguments) are wiped once the program no longer
+    holds them, so a later test cannot find them in this process's memory."""
     _last_sensitive[0] = None
     try:
         args = _arguments(raw_input)
@@ -337,6 +344,8 @@ def run_call(module: Module, func_name: str, raw_input: bytearray, stderr: Any) 
     report: dict[str, Any] = {"status": "ok"}
     try:
         value = resolve(module.load(), func_name)(*args)
+        if output_arg is not None:  # judged by the argument as the call left it
+            value = args[output_arg] if 0 <= output_arg < len(args) else _NO_ARGUMENT
         try:
             report["value"] = encode_strict(value)
         except (TypeError, RecursionError, ValueError) as exc:
@@ -349,6 +358,14 @@ def run_call(module: Module, func_name: str, raw_input: bytearray, stderr: Any) 
         del args
     interpreter.join_threads()
     return report
+
+
+class _NoArgument:
+    """Stands for the ``output_arg`` a test does not have (the grader refuses such problems
+    before they run: :func:`evaluator.runner.grading`'s checks); never plain data."""
+
+
+_NO_ARGUMENT = _NoArgument()
 
 
 def run_assertion(code: str, program: types.CodeType, func_name: str) -> dict[str, Any]:
