@@ -223,10 +223,10 @@ def main(argv: list[str] | None = None) -> int:
                 if g is None or abs(g - expected(c)) > 1e-9]  # fmt: skip
 
     try:
-        times, void = timed_rounds(runners, check, args.repeat)
+        rounds = timed_rounds(runners, check, args.repeat)
     finally:
         server.close()
-    median = medians(times)
+    times, median = rounds.times, medians(rounds.times)
     print(
         f"{args.completions} completions x {TESTS} tests, {args.workers} workers, "
         f"{args.clients} clients, {args.repeat} rounds (medians)"
@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                          "overhead_ms_per_completion": per, "completions": count}  # fmt: skip
         print(f"{path:16s} {http:8.3f} {local:10.3f} {http / local:6.2f}x {per:14.2f}")
     write_results(args.json, args, rounds_s=times, summary=summary)
-    return void_exit(void)
+    return void_exit(rounds.void)
 
 
 if __name__ == "__main__":

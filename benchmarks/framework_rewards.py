@@ -10,6 +10,8 @@ all on ``--workers`` fork servers:
     _fetch_rewards_via_http``: a new aiohttp session and one ``POST /get_reward`` per
     sample, OpenRLHF's query = prompt + response + ``<|im_end|>``), the 256 samples at once
     as its rollout tasks run.
+``openrlhf-url-batch``  the same client function given the 256 samples at once: one
+    ``POST /get_reward`` holding them all (what its API allows; its rollout sends one each).
 ``openrlhf-file``  the same through its ``.py`` path (``_fetch_rewards_via_func``: our
     ``reward_func`` per sample in a worker thread), the file loaded by OpenRLHF's loader.
 ``slime-url``  slime's ``remote_rm`` shape (one shared aiohttp session, ``TCPConnector(
@@ -20,9 +22,11 @@ all on ``--workers`` fork servers:
 ``ours-in-process``  a warm :class:`evaluator.CodeReward` (binary), called as TRL calls it
     with the same rows as its columns: the baseline.
 
-OpenRLHF and slime send one sample per request or call (their clients cannot batch), so
-each of those paths pays a request's or a call's cost per completion; ``slime-group-rm`` is
-the one batched path (target: within 1.2x of in-process). Every reward is checked against
+OpenRLHF's rollout and slime send one sample per request or call, so each of those paths
+pays a request's or a call's cost per completion; ``openrlhf-url-batch`` and
+``slime-group-rm`` are the batched paths (target: within 1.2x of in-process). CPU per
+completion (this process's and the server's, not the sandbox servers') says what each path
+costs whatever else the machine runs. Every reward is checked against
 what the completion is; a mismatch voids the run (exit 1). ``--repeat K`` rounds, order
 rotated, medians; overhead per completion = (path - in-process) / completions.
 
@@ -37,7 +41,9 @@ import asyncio
 import json
 import os
 import random
+import statistics
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -56,6 +62,7 @@ from evaluator.reward.slime import rm  # noqa: E402
 
 STRATEGIES = [
     "openrlhf-url",
+    "openrlhf-url-batch",
     "openrlhf-file",
     "slime-url",
     "slime-rm",
@@ -100,6 +107,17 @@ def run_openrlhf(executor, completions, labels, http: bool) -> list[float]:
         return await asyncio.gather(*(one(i, c) for i, c in enumerate(completions)))
 
     return asyncio.run(run())
+
+
+def run_openrlhf_batch(executor, completions, labels) -> list[float]:
+    """OpenRLHF's ``_fetch_rewards_via_http`` given every sample at once: with one reward
+    server it posts them in one request (its sharding across servers), the batched form its
+    API allows (its rollout itself calls it per sample)."""
+    prompts = [PROMPT.format(i // 8) for i in range(len(completions))]
+    queries = [p + c.text + EOS for p, c in zip(prompts, completions, strict=True)]
+    batch = [labels[c.problem] for c in completions]
+    [answer] = asyncio.run(executor._fetch_rewards_via_http(queries, prompts, batch))
+    return [float(r) for r in answer["rewards"]]
 
 
 def slime_samples(completions, labels) -> list[Sample]:
@@ -176,12 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     completions = make_completions(args.completions, tests, args.seed)
     labels = labels_of(tests)
     expected = [1.0 if c.passes == TESTS else 0.0 for c in completions]
+    count = len(completions)
     server = Server(args.workers)
     reward = CodeReward(mode="binary", workers=args.workers)
     by_url = SingleTurnAgentExecutor(f"{server.url}/get_reward")
     by_file = SingleTurnAgentExecutor(str(REWARD_FUNC_FILE))
     runners = {
         "openrlhf-url": lambda: run_openrlhf(by_url, completions, labels, http=True),
+        "openrlhf-url-batch": lambda: run_openrlhf_batch(by_url, completions, labels),
         "openrlhf-file": lambda: run_openrlhf(by_file, completions, labels, http=False),
         "slime-url": lambda: run_slime_url(f"{server.url}/slime/reward", completions, labels),
         "slime-rm": lambda: run_slime_rm(completions, labels, None),
@@ -192,20 +212,28 @@ def main(argv: list[str] | None = None) -> int:
     def check(name: str, got) -> list[int]:
         return [i for i, (e, g) in enumerate(zip(expected, got, strict=True)) if e != g]
 
+    # CPU seconds, whatever else the machine runs: this process (the frameworks' clients, the
+    # in-process rewards' Python side) and the server's (HTTP, endpoints, grader threads); the
+    # sandbox servers are processes of their own in both and are not counted.
+    meters = {"client_cpu_s": time.process_time, "server_cpu_s": server.cpu_seconds}
     try:
-        rows, void = timed_rounds(runners, check, args.repeat)
+        rounds = timed_rounds(runners, check, args.repeat, meters)
     finally:
         reward.close()
         server.close()
-    median = medians(rows)
+    rows, median = rounds.times, medians(rounds.times)
+    cpu = {
+        name: 1000 * sum(statistics.median(rounds.usage[m][name]) for m in meters) / count
+        for name in STRATEGIES
+    }
     library = median["ours-in-process"]
-    count = len(completions)
     print(
         f"{count} completions x {TESTS} tests, {args.workers} workers, "
         f"{args.repeat} rounds (medians)"
     )
     print(
         f"{'path':16s} {'wall s':>8s} {'compl/s':>8s} {'x in-process':>13s} {'ms/compl over':>14s}"
+        f" {'CPU ms/compl':>13s} {'CPU over':>9s}"
     )
     overhead = {}
     for name in STRATEGIES:
@@ -213,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{name:16s} {median[name]:8.3f} {count / median[name]:8.0f} "
             f"{median[name] / library:12.2f}x {overhead[name]:14.2f}"
+            f" {cpu[name]:13.2f} {cpu[name] - cpu['ours-in-process']:9.2f}"
         )
     write_results(
         args.json,
@@ -222,8 +251,13 @@ def main(argv: list[str] | None = None) -> int:
         median_s=median,
         over_in_process={n: median[n] / library for n in STRATEGIES},
         overhead_ms_per_completion=overhead,
+        cpu_ms_per_completion=cpu,
+        cpu_over_in_process_ms_per_completion={
+            n: cpu[n] - cpu["ours-in-process"] for n in STRATEGIES
+        },
+        usage_s=rounds.usage,
     )
-    return void_exit(void)
+    return void_exit(rounds.void)
 
 
 if __name__ == "__main__":

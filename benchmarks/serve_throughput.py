@@ -40,8 +40,7 @@ sys.path.insert(0, str(HERE / "speed"))
 sys.path.insert(0, str(HERE))
 
 from rl_reward import TESTS, call_ours, columns, make_completions, make_tests  # noqa: E402
-from side_by_side import Server, timed_rounds, void_exit, write_results  # noqa: E402
-from side_by_side import medians as median_of  # noqa: E402
+from side_by_side import Server, medians, timed_rounds, void_exit, write_results  # noqa: E402
 
 from evaluator import CodeReward  # noqa: E402
 
@@ -137,12 +136,12 @@ def main(argv: list[str] | None = None) -> int:
                 if abs(g - expected(name, c)) > 1e-9]  # fmt: skip
 
     try:
-        rows, void = timed_rounds(runners, check, args.repeat)
+        rounds = timed_rounds(runners, check, args.repeat)
     finally:
         reward.close()
         server.close()
-    medians = median_of(rows)
-    library = medians["ours-in-process"]
+    rows, median = rounds.times, medians(rounds.times)
+    library = median["ours-in-process"]
     requests_made = len(completions) * TESTS
     print(
         f"{len(completions)} completions x {TESTS} tests, {args.workers} workers, "
@@ -151,14 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'strategy':18s} {'wall s':>8s} {'compl/s':>8s} {'x in-process':>13s}")
     for name in STRATEGIES:
         print(
-            f"{name:18s} {medians[name]:8.3f} {len(completions) / medians[name]:8.0f} "
-            f"{medians[name] / library:12.2f}x"
+            f"{name:18s} {median[name]:8.3f} {len(completions) / median[name]:8.0f} "
+            f"{median[name] / library:12.2f}x"
         )
-    per_request = (medians["verl-run-code"] - library) / requests_made
-    batch_over = medians["ours-batch"] - library
+    per_request = (median["verl-run-code"] - library) / requests_made
+    batch_over = median["ours-batch"] - library
     print(
         f"service overhead: /grade {1000 * batch_over:.0f} ms for the whole batch "
-        f"({medians['ours-batch'] / library:.2f}x the library; target <= 1.2x); "
+        f"({median['ours-batch'] / library:.2f}x the library; target <= 1.2x); "
         f"/run_code {1000 * per_request:.2f} ms per request over the library "
         f"({requests_made} requests)"
     )
@@ -166,11 +165,11 @@ def main(argv: list[str] | None = None) -> int:
         args.json,
         args,
         rounds_s=rows,
-        median_s=medians,
-        batch_over_library=medians["ours-batch"] / library,
+        median_s=median,
+        batch_over_library=median["ours-batch"] / library,
         run_code_overhead_ms_per_request=1000 * per_request,
     )
-    return void_exit(void)
+    return void_exit(rounds.void)
 
 
 if __name__ == "__main__":

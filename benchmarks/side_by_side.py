@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,34 +57,60 @@ class Server:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
 
+    def cpu_seconds(self) -> float:
+        """CPU the server's own process has used (its HTTP, endpoints and grader threads; not
+        its sandbox servers, which are processes of their own)."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def close(self) -> None:
         self.process.send_signal(signal.SIGTERM)
         self.process.wait(60)
         self.log.close()
 
 
+@dataclass
+class Rounds:
+    """What :func:`timed_rounds` saw: each strategy's seconds per round; per meter, what it
+    counted during each of its rounds (``usage[meter][strategy]``); the first wrong answers
+    of any strategy that gave one (the run is then void)."""
+
+    times: dict[str, list[float]]
+    usage: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    void: dict[str, list[int]] = field(default_factory=dict)
+
+
 def timed_rounds(
-    runners: Mapping[str, Callable[[], Sequence[Any]]], check: Check, repeat: int
-) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+    runners: Mapping[str, Callable[[], Sequence[Any]]],
+    check: Check,
+    repeat: int,
+    meters: Mapping[str, Callable[[], float]] | None = None,
+) -> Rounds:
     """Each runner once untimed (pools started, imports done, problems decoded), then
     ``repeat`` timed rounds of all of them, the order rotated each round (so that no strategy
-    always runs after the same one). Returns each strategy's seconds per round, and the first
-    wrong answers (``check``) of any strategy that gave one: such a run is void."""
+    always runs after the same one), each answer checked (``check``). ``meters``: counters
+    read before and after each timed run (a process's CPU seconds: what a strategy costs
+    whatever else the machine is doing)."""
     names = list(runners)
-    times: dict[str, list[float]] = {name: [] for name in names}
-    void: dict[str, list[int]] = {}
+    meters = meters or {}
+    rounds = Rounds({name: [] for name in names})
+    rounds.usage = {meter: {name: [] for name in names} for meter in meters}
     for name in names:
         runners[name]()
     for round_ in range(repeat):
         shift = round_ % len(names)
         for name in names[shift:] + names[:shift]:
+            before = {meter: read() for meter, read in meters.items()}
             started = time.perf_counter()
             answers = runners[name]()
-            times[name].append(time.perf_counter() - started)
+            rounds.times[name].append(time.perf_counter() - started)
+            for meter, read in meters.items():
+                rounds.usage[meter][name].append(read() - before[meter])
             wrong = check(name, answers)
             if wrong:
-                void[name] = wrong[:5]
-    return times, void
+                rounds.void[name] = wrong[:5]
+    return rounds
 
 
 def medians(times: Mapping[str, Sequence[float]]) -> dict[str, float]:
