@@ -60,7 +60,9 @@ PLAIN = Environment(
 # (numpy 1.24.1, scipy 1.10.1, networkx 3.0, sympy 1.11.1, sortedcontainers 2.4.0,
 # more-itertools 9.0.0, shapely 2.0.0, bitarray 2.6.2, PuLP 2.7.0, mpmath 1.2.1, pandas
 # 1.5.2, z3-solver, scikit-learn 1.2.0, ortools, ac-library-python, cppyy, torch 1.13.1,
-# polars, lightgbm, gmpy2 2.1.5, numba 0.57.0). Import names, in that order.
+# polars, lightgbm, gmpy2 2.1.5, numba 0.57.0). Import names, in that order. (Read from a
+# copy of that list that cites it: the page itself was not reachable from where this was
+# written; LeetCode's text likewise from a capture of its language notes.)
 ATCODER_MODULES = (
     "numpy",
     "scipy",
