@@ -40,7 +40,12 @@ def test_raising_soft_limits_does_not_escape_the_cpu_limit(pool, isolation):
 @pytest.mark.parametrize("isolation", list(Isolation))
 def test_raising_soft_limits_does_not_escape_the_memory_limit(pool, isolation):
     # shared memory (mmap's default), which RLIMIT_DATA does not count: the watchdog does
-    code = RAISE_SOFT + "import mmap\nm = mmap.mmap(-1, 1 << 30)\nm.write(b'x' * (1 << 30))\n"
+    code = RAISE_SOFT + textwrap.dedent("""
+        import mmap
+        m, chunk = mmap.mmap(-1, 1 << 30), b"x" * (1 << 20)
+        for start in range(0, 1 << 30, 1 << 20):
+            m[start : start + len(chunk)] = chunk
+    """)
     runs = _runs(pool, code, isolation)
     assert [run.limit for run in runs] == [LimitHit.MEMORY] * len(runs)
 
