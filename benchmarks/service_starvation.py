@@ -29,14 +29,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -48,7 +43,9 @@ import requests
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "speed"))
+sys.path.insert(0, str(HERE))
 
+import side_by_side  # noqa: E402
 from rl_reward import TESTS, Completion, call_ours, columns, make_completions, make_tests  # noqa: E402
 
 from evaluator import CodeReward  # noqa: E402
@@ -60,45 +57,13 @@ LOOPS = {
 }
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """``mcevaluate serve`` in its own process, for the length of the benchmark."""
-
-    def __init__(self, *args: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.tmp = tempfile.mkdtemp(prefix="starve-bench-")
-        command = [sys.executable, "-m", "evaluator.cli", "serve", "--port", str(self.port)]
-        self.log_path = os.path.join(self.tmp, "server.log")
-        self.log = open(self.log_path, "wb")  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [*command, *args],
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "TMPDIR": self.tmp},
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(f"{self.url}/health", timeout=1).ok:
-                    return
-            except requests.ConnectionError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+class Server(side_by_side.Server):
+    """The benchmarks' server (:class:`side_by_side.Server`), which also counts what it
+    cancelled."""
 
     def cancelled(self) -> int:
         """Requests the server cancelled because their client had gone (verl timed out)."""
         return Path(self.log_path).read_text().count("its request was cancelled")
-
-    def close(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(120)
-        self.log.close()
 
 
 def with_loops(completions: list[Completion], share: float) -> list[Completion]:
@@ -186,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     cols = columns(completions, tests)
     workers = str(args.workers)
     servers = {
-        "verl": Server("--workers", workers),
-        "verl-programs=workers": Server("--workers", workers, "--programs", workers),
+        "verl": Server(workers),
+        "verl-programs=workers": Server(workers, "--programs", str(workers)),
     }
     reward = CodeReward(mode="binary", workers=args.workers, time_limit=args.timeout)
     runners = {

@@ -35,13 +35,14 @@ def free_port() -> int:
 class Server:
     """``mcevaluate serve`` in its own process, for the length of the benchmark."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, *options: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.tmp = tempfile.mkdtemp(prefix="serve-bench-")
         command = [sys.executable, "-m", "evaluator.cli", "serve", "--port", str(self.port)]
-        command += ["--workers", str(workers)]
-        self.log = open(os.path.join(self.tmp, "server.log"), "wb")  # noqa: SIM115
+        command += ["--workers", str(workers), *options]
+        self.log_path = os.path.join(self.tmp, "server.log")
+        self.log = open(self.log_path, "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
             command,
             stdout=self.log,
@@ -66,7 +67,7 @@ class Server:
 
     def close(self) -> None:
         self.process.send_signal(signal.SIGTERM)
-        self.process.wait(60)
+        self.process.wait(120)
         self.log.close()
 
 
