@@ -481,3 +481,34 @@ def test_compare_rows_open_to_samples_and_link_to_reports(full_release, driver, 
         By.CSS_SELECTOR, f"#problems tr.item[data-key='{key}'] + tr.detail"
     )
     assert len(opened) == 1 and len(_samples(driver)) == len(b_verdicts)
+
+
+def test_back_shows_the_table_its_filter_menu_says(full_release, driver, tmp_path):
+    """compare -> report -> Back: the filter menu's choice and the table agree (they did not:
+    "solved by B only" chosen, all problems listed), on the comparison and the report page."""
+    a, b = full_release
+    compare = tmp_path / "compare.html"
+    done = invoke("compare", a.results, b.results, "--summaries", a.summary, b.summary, "-o", compare)  # fmt: skip
+    assert done.exit_code == 0, done.output
+    report = tmp_path / "report.html"
+    assert invoke("report", a.results, "--summary", a.summary, "-o", report).exit_code == 0
+    for page, away, choose in (
+        (compare, report, ("filter-outcome", "b")),
+        (report, compare, ("filter-verdict", "unsolved")),
+    ):
+        open_page(driver, page)
+        everything = driver.find_element(By.ID, "shown-count").text
+        _choose(driver, *choose)
+        filtered = driver.find_element(By.ID, "shown-count").text
+        assert filtered != everything
+        driver.get(away.resolve().as_uri())
+        driver.back()
+        WebDriverWait(driver, 30).until(
+            lambda d: d.execute_script(
+                "return document.readyState === 'complete' && !!document.body.dataset.ready"
+            )
+        )
+        chosen = Select(driver.find_element(By.ID, choose[0])).first_selected_option
+        shown = driver.find_element(By.ID, "shown-count").text
+        expected = filtered if chosen.get_attribute("value") == choose[1] else everything
+        assert shown == expected, (page.name, chosen.get_attribute("value"), shown)

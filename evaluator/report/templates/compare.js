@@ -118,5 +118,6 @@
   });
   element("filter-id").addEventListener("input", apply);
   table.update();
+  followControls(["filter-outcome", "filter-difficulty", "filter-platform", "filter-id"], apply);
   document.body.dataset.ready = String(Math.round(performance.now()));
 })();

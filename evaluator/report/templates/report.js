@@ -214,5 +214,9 @@
   window.addEventListener("hashchange", follow);
   table.update();
   follow();
+  /* Back or Forward to this page: the browser puts the filter controls back as they were
+   * (or shows the page from its cache), after this script ran; the table follows them. */
+  followControls(["filter-verdict", "filter-difficulty", "filter-platform", "filter-month",
+    "filter-id"], function () { apply(); follow(); });
   document.body.dataset.ready = String(Math.round(performance.now()));
 })();

@@ -187,3 +187,26 @@ function fillSelect(select, values, labels) {
 function verdictClass(verdict) {
   return "v-" + String(verdict).replace(/[^A-Za-z0-9_-]/g, "_");
 }
+
+
+/* Run ``restore`` when the page is shown again with the controls ``ids`` holding other values
+ * than the script left them with: Back and Forward put a form's values back (Chromium after
+ * the scripts ran, or from its page cache), and a table drawn for the old values would list
+ * rows the menus say are filtered out. */
+function followControls(ids, restore) {
+  function values() {
+    return ids.map(function (id) { return document.getElementById(id).value; }).join("\u0000");
+  }
+  var drawnFor = values();
+  function check() {
+    var now = values();
+    if (now !== drawnFor) { drawnFor = now; restore(); }
+  }
+  window.addEventListener("pageshow", check);
+  window.addEventListener("load", check);
+  ids.forEach(function (id) {
+    var control = document.getElementById(id);
+    control.addEventListener("change", function () { drawnFor = values(); });
+    control.addEventListener("input", function () { drawnFor = values(); });
+  });
+}
