@@ -490,11 +490,26 @@ def _lcb_samples(graded: list[bool], metadata: Any, codes: Sequence[str]) -> lis
             except ValueError:
                 info = {}
         info = info if isinstance(info, Mapping) else {}
-        code = info.get("error_code")
-        verdict = "AC" if passed else _LCB_ERROR_CODES.get(code, "failed")
+        verdict = "AC" if passed else _LCB_ERROR_CODES.get(_lcb_code(info), "failed")
         message = _optional_text(info.get("error_message"))
-        samples.append(Sample(verdict, passed, message=message, code=codes[index]))
+        # what the program printed on the failing test, where LiveCodeBench kept it
+        stdout = _optional_text(info.get("output"))[:_LCB_OUTPUT_KEEP] if not passed else ""
+        samples.append(Sample(verdict, passed, message=message, stdout=stdout, code=codes[index]))
     return samples
+
+
+_LCB_OUTPUT_KEEP = 2000  # characters of a failing test's output kept, as our rows keep
+
+
+def _lcb_code(info: Mapping[str, Any]) -> int | None:
+    """LiveCodeBench's ``error_code``: a number, or its text (its eval_all writes ``"-2"``)."""
+    code = info.get("error_code")
+    if isinstance(code, str):
+        try:
+            return int(code.strip())
+        except ValueError:
+            return None
+    return code if isinstance(code, int) and not isinstance(code, bool) else None
 
 
 def _text(value: Any, name: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -111,6 +112,26 @@ def test_livecodebench_own_eval_all_read_back(tmp_path):
     problem = run.problems[0]
     assert [(s.verdict, s.message) for s in problem.samples] == [("WA", "Wrong Answer"), ("AC", "")]
     assert problem.month == "2023-08" and problem.difficulty == "unknown"
+
+
+def test_livecodebench_vendored_eval_all_keeps_its_verdicts_and_outputs():
+    """LiveCodeBench's own eval_all file as it ships (tests/data/lcb_submissions): its
+    error codes are text ("-2"), read as the verdicts they name (they all read "failed"), and
+    the program's output on the failing test is kept as the sample's stdout."""
+    path = Path(__file__).resolve().parents[1] / "data" / "lcb_submissions"
+    path = path / "O1-Mini-2024-09-12_N1_codegeneration_eval_all.json"
+    rows = json.loads(path.read_text())
+    run = load_run(str(path))
+    for row, problem in zip(rows, run.problems, strict=True):
+        for meta, sample in zip(row["metadata"], problem.samples, strict=True):
+            info = json.loads(meta) if isinstance(meta, str) else meta
+            if "error_code" not in info:
+                assert sample.passed and sample.verdict == "AC" and sample.stdout == ""
+                continue
+            code = int(info["error_code"])
+            assert sample.verdict == {-1: "RE", -2: "WA", -3: "TLE", -4: "RE"}.get(code, "ERROR")
+            assert sample.stdout == str(info.get("output", ""))[:2000]
+    assert any(s.verdict == "WA" and s.stdout for p in run.problems for s in p.samples)
 
 
 @pytest.mark.parametrize(
