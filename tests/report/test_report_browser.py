@@ -277,7 +277,8 @@ def test_program_text_is_shown_never_run(driver, tmp_path, page):
             "return Array.from(document.querySelectorAll('details.test h4 + pre'))"
             ".map(e => e.textContent.replace(/[\\ud800-\\udfff]/g, '?'))"
         )
-        assert inputs[::2] == [t.replace("\ud800", "?") for t in HOSTILE]
+        # each test box: its input, the program's output and the expected output (all `text`)
+        assert inputs == [t.replace("\ud800", "?") for t in HOSTILE for _ in range(3)]
 
 
 def test_screenshot_of_the_demo_report_is_committed():
@@ -336,7 +337,8 @@ def test_samples_show_their_program_and_failing_test(demo_run, driver):
     )
     head.click()
     shown = [_text_of(driver, e) for e in test_box[0].find_elements(By.TAG_NAME, "pre")]
-    assert shown == [failing["input"], failing["output"]]
+    first = next(i for i, d in enumerate(row["details"]) if d["verdict"] != "AC")
+    assert shown == [failing["input"], _stdout(row, first), failing["output"]]
 
 
 def test_failing_tests_say_public_or_private(driver, tmp_path):
@@ -512,3 +514,63 @@ def test_back_shows_the_table_its_filter_menu_says(full_release, driver, tmp_pat
         shown = driver.find_element(By.ID, "shown-count").text
         expected = filtered if chosen.get_attribute("value") == choose[1] else everything
         assert shown == expected, (page.name, chosen.get_attribute("value"), shown)
+
+
+def _stdout(row: dict, sample: int) -> str:
+    """What a sample's program wrote on its first failing test (the results' excerpt)."""
+    tests = row["details"][sample]["tests"]
+    return next(t for t in tests if t["verdict"] not in ("AC", "SKIPPED")).get("stdout") or ""
+
+
+def _first_difference(driver, box) -> list[str]:
+    """The marked first differing line of the actual and the expected output, in that order."""
+    return [_text_of(driver, e) for e in box.find_elements(By.CSS_SELECTOR, ".outputs .first-diff")]
+
+
+def test_failing_output_beside_expected_with_first_difference(demo_run, driver):
+    """The program's output sits beside the expected output (stacked on a phone), its first
+    differing line marked in both, and the program's lines are numbered outside its text."""
+    open_page(driver, demo_run.report)
+    row = next(r for r in demo_run.rows if r["question_id"] == "demo_pair_sums")
+    wrong = next(i for i, d in enumerate(row["details"]) if d["verdict"] == "WA")
+    [failing] = row["failing_tests"]
+    _open(driver, "problems", "demo_pair_sums")
+    before = sum(d["verdict"] != "AC" for d in row["details"][:wrong])  # test boxes above
+    box = driver.find_elements(By.CSS_SELECTOR, "#problems tr.detail details.test")[before]
+    box.find_element(By.TAG_NAME, "summary").click()
+    actual, expected = box.find_elements(By.CSS_SELECTOR, ".outputs pre")
+    stdout = _stdout(row, wrong)
+    assert _text_of(driver, actual) == stdout and _text_of(driver, expected) == failing["output"]
+    got, want = stdout.split("\n"), failing["output"].split("\n")
+    line = next(
+        i for i, (x, y) in enumerate(zip(got, want, strict=False)) if x.rstrip() != y.rstrip()
+    )
+    assert _first_difference(driver, box) == [got[line], want[line]]
+    column = next(i for i, (x, y) in enumerate(zip(got[line], want[line], strict=False)) if x != y)
+    marks = [_text_of(driver, m) for m in box.find_elements(By.CSS_SELECTOR, ".first-diff mark")]
+    assert marks == [got[line][column], want[line][column]]
+    note = box.find_element(By.CSS_SELECTOR, ".diff-note").text
+    assert note == f"first difference: line {line + 1}, character {column + 1}"
+    left, right = (e.rect for e in (actual, expected))
+    assert left["x"] + left["width"] <= right["x"] and abs(left["y"] - right["y"]) < 2  # beside
+    with phone(driver):
+        left, right = (e.rect for e in (actual, expected))
+        assert right["y"] >= left["y"] + left["height"]  # stacked
+    # the program's lines numbered in a gutter that copying the code leaves out
+    program = driver.find_elements(By.CSS_SELECTOR, "#problems tr.detail details.program")[wrong]
+    program.find_element(By.TAG_NAME, "summary").click()
+    code = row["code_list"][wrong]
+    gutter = program.find_element(By.CSS_SELECTOR, ".listing pre.gutter")
+    count = code.count("\n") + (not code.endswith("\n"))
+    assert _text_of(driver, gutter).split("\n") == [str(n) for n in range(1, count + 1)]
+    assert (
+        driver.execute_script("return getComputedStyle(arguments[0]).userSelect", gutter) == "none"
+    )
+    assert gutter.get_attribute("aria-hidden") == "true"
+    block = program.find_element(By.CSS_SELECTOR, "pre.code")
+    assert _text_of(driver, block) == code
+    # each number stands level with its line
+    assert (
+        gutter.rect["y"] == block.rect["y"]
+        and abs(gutter.rect["height"] - block.rect["height"]) < 2
+    )

@@ -47,7 +47,22 @@
       at += runs[i + 1];
     }
     if (at < text.length) block.appendChild(document.createTextNode(text.slice(at)));
-    return block;
+    return numbered(block, lines(text));
+  }
+
+  /* A program's lines numbered (tracebacks cite them) in a gutter of its own beside the
+   * code: not part of the code's text, so selecting or copying the program leaves them out
+   * (user-select: none, hidden from screen readers). */
+  function numbered(block, count) {
+    var listing = document.createElement("div"), gutter = document.createElement("pre"), numbers = [];
+    for (var n = 1; n <= Math.max(count, 1); n++) numbers.push(n);
+    listing.className = "listing";
+    gutter.className = "gutter";
+    gutter.setAttribute("aria-hidden", "true");
+    gutter.textContent = numbers.join("\n");
+    listing.appendChild(gutter);
+    listing.appendChild(block);
+    return listing;
   }
 
   function folded(summary, className) {
@@ -89,14 +104,83 @@
     return test[1] === null ? "public or private: not recorded" : test[1] ? "public" : "private";
   }
 
-  function testBox(test) {
+  /* Where the program's output first differs from the expected output: {line, column}
+   * (0-based) or null when they agree as far as both are shown. Lines compare without
+   * trailing whitespace, as the checker reads them; a text cut short (`cut`: an excerpt of
+   * a longer one) ends there, so its last, partial line differs only where it stops
+   * agreeing, not by being short. */
+  function firstDifference(actual, expected, actualCut, expectedCut) {
+    var a = actual.replace(/\s+$/, "").split("\n"), b = expected.replace(/\s+$/, "").split("\n");
+    for (var i = 0; i < Math.max(a.length, b.length); i++) {
+      var x = i < a.length ? a[i].replace(/\s+$/, "") : null;
+      var y = i < b.length ? b[i].replace(/\s+$/, "") : null;
+      if ((x === null && actualCut) || (y === null && expectedCut)) return null;
+      if (x === y) continue;
+      var column = 0;
+      while (x !== null && y !== null && column < x.length && x[column] === y[column]) column++;
+      var xEnds = x !== null && column === x.length, yEnds = y !== null && column === y.length;
+      if ((xEnds && actualCut && i === a.length - 1) || (yEnds && expectedCut && i === b.length - 1)) {
+        return null;
+      }
+      return { line: i, column: column };
+    }
+    return null;
+  }
+
+  /* `text` in a <pre>, its line `at.line` marked (class first-diff) and, within it, the
+   * character at `at.column` (a <mark>); the text itself unchanged (copying it copies the
+   * output). Whole runs of lines are single text nodes: outputs can be long. */
+  function markedPre(text, at) {
+    var block = document.createElement("pre"), lines = text.split("\n");
+    block.className = "output";
+    if (!at || at.line >= lines.length) { block.textContent = text; return block; }
+    var before = lines.slice(0, at.line).join("\n"), after = lines.slice(at.line + 1).join("\n");
+    var line = lines[at.line], span = document.createElement("span"), mark = document.createElement("mark");
+    if (at.line) block.appendChild(document.createTextNode(before + "\n"));
+    span.className = "first-diff";
+    span.appendChild(document.createTextNode(line.slice(0, at.column)));
+    // the differing character, or a marked gap where this line ends before the other's
+    mark.textContent = line.slice(at.column, at.column + 1);
+    span.appendChild(mark);
+    span.appendChild(document.createTextNode(line.slice(at.column + 1)));
+    block.appendChild(span);
+    if (at.line < lines.length - 1) block.appendChild(document.createTextNode("\n" + after));
+    return block;
+  }
+
+  /* The program's output on the failing test beside the expected output (stacked on a narrow
+   * screen), the first differing line marked in both, so a wrong answer reads at a glance. */
+  function outputs(stdout, expected, expectedLength) {
+    var pair = document.createElement("div"), expectedCut = expected.length < expectedLength;
+    var at = firstDifference(stdout, expected, false, expectedCut);
+    pair.className = "outputs";
+    [["program's output (stdout, its start)", stdout, "actual"],
+      ["expected output: " + count(expectedLength, "character") +
+        (expectedCut ? " (the first " + count(expected.length, "character") + ")" : ""),
+        expected, "expected"]].forEach(function (side) {
+      var part = document.createElement("div"), head = document.createElement("h4");
+      part.className = side[2];
+      head.textContent = side[0];
+      part.appendChild(head);
+      part.appendChild(markedPre(side[1], at));
+      pair.appendChild(part);
+    });
+    var where = document.createElement("p");
+    where.className = "diff-note muted";
+    where.textContent = at ? "first difference: line " + (at.line + 1) + ", character " +
+      (at.column + 1) : "no difference in the parts shown";
+    pair.appendChild(where);
+    return pair;
+  }
+
+  function testBox(test, stdout) {
     var box = folded("failing test #" + test[0] + " (" + visibility(test) + "): input " +
       count(test[3], "character") + ", expected output " + count(test[5], "character"), "test");
     var both = document.createElement("div");
     both.className = "row";
     both.appendChild(excerpt("input", S[test[2]], test[3]));
-    both.appendChild(excerpt("expected output", S[test[4]], test[5]));
     box.appendChild(both);
+    box.appendChild(outputs(stdout || "", S[test[4]], test[5]));
     return box;
   }
 
@@ -161,7 +245,7 @@
       more.className = "sample-more";
       cell.colSpan = headings.length;
       cell.appendChild(programBox(s[10]));
-      if (test) cell.appendChild(testBox(test));
+      if (test) cell.appendChild(testBox(test, S[s[6]]));
     });
     scroll.appendChild(table);
     td.appendChild(scroll);
