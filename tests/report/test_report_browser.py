@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from browser import By, Select, cells, open_page, overflowing, phone, screenshot, visible_ids
 from report_cli import invoke
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from evaluator.report import load_run, render_report, run_from_rows
@@ -294,9 +295,9 @@ def _row_texts(driver, table: str) -> list[list[str]]:
     return driver.execute_script(
         "return Array.from(document.querySelectorAll(arguments[0])).map(function (tr) {"
         "  return Array.from(tr.cells).map(function (td) {"
-        "    return Array.from(td.childNodes).filter(function (n) {"
-        "      return !(n.classList && n.classList.contains('toggle'));"
-        "    }).map(function (n) { return n.textContent; }).join('');"
+        "    var copy = td.cloneNode(true);"
+        "    copy.querySelectorAll('.arrow').forEach(function (a) { a.remove(); });"
+        "    return copy.textContent;"
         "  });"
         "})",
         f"#{table} tbody tr.item",
@@ -574,3 +575,84 @@ def test_failing_output_beside_expected_with_first_difference(demo_run, driver):
         gutter.rect["y"] == block.rect["y"]
         and abs(gutter.rect["height"] - block.rect["height"]) < 2
     )
+
+
+def _contrast(one: list[float], two: list[float]) -> float:
+    """WCAG 2's contrast ratio of two sRGB colours (0-255 channels)."""
+
+    def luminance(rgb: list[float]) -> float:
+        linear = [c / 255 / 12.92 if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]  # fmt: skip
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(one), luminance(two)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+# Each link-like text's colour and the background it stands on: the first ancestor's (or its
+# own) background colour that is not transparent, from the computed styles.
+_COLOURS = """
+function rgb(text) { return text.match(/[\\d.]+/g).map(Number); }
+return Array.from(document.querySelectorAll(arguments[0])).filter(function (e) {
+  return e.getClientRects().length;
+}).map(function (e) {
+  var back = e;
+  while (back && rgb(getComputedStyle(back).backgroundColor).length === 4
+         && rgb(getComputedStyle(back).backgroundColor)[3] === 0) back = back.parentElement;
+  var bg = back ? rgb(getComputedStyle(back).backgroundColor).slice(0, 3) : [255, 255, 255];
+  return [e.tagName + "." + e.className + ": " + e.textContent.slice(0, 30),
+          rgb(getComputedStyle(e).color).slice(0, 3), bg];
+});
+"""
+
+
+def test_keyboard_sorting_opening_focus_and_contrast(full_release, driver, tmp_path):
+    """Sort headers are buttons (Tab, Enter, Space) with aria-sort; a problem opens by its id
+    (a button), focus goes into its samples and back to the id when it closes; boxes opened
+    in one problem stay open when another opens; links and buttons' text contrast 4.5:1."""
+    a, b = full_release
+    compare = tmp_path / "compare.html"
+    assert invoke("compare", a.results, b.results, "-o", compare).exit_code == 0
+    for page, table, sort in ((a.report, "problems", "5"), (compare, "pairs", "5")):
+        open_page(driver, page)
+        th = driver.find_element(By.CSS_SELECTOR, f"#{table} th[data-sort='{sort}']")
+        button = th.find_element(By.TAG_NAME, "button")
+        assert button.get_attribute("tabIndex") == "0"
+        button.send_keys(Keys.ENTER)
+        assert th.get_attribute("aria-sort") == "ascending"
+        th.find_element(By.TAG_NAME, "button").send_keys(Keys.SPACE)
+        assert th.get_attribute("aria-sort") == "descending"
+        first, second = visible_ids(driver, table)[:2]
+        # the id is the button: clicking it opens the row, focus lands in its samples
+        toggle = driver.find_element(
+            By.CSS_SELECTOR, f"#{table} tr[data-key='{first}'] .c-id button"
+        )
+        assert toggle.text.endswith(first) and toggle.get_attribute("aria-expanded") == "false"
+        toggle.click()
+        assert driver.execute_script(
+            "var e = document.activeElement, row = e.closest('tr.detail');"
+            "return !!row && row.previousElementSibling.dataset.key === arguments[0]",
+            first,
+        )
+        # a box opened in the first problem stays open when the second opens
+        box = driver.find_element(
+            By.CSS_SELECTOR, f"#{table} tr.detail details, #{table} tr.detail a"
+        )
+        if box.tag_name == "details":
+            box.find_element(By.TAG_NAME, "summary").click()
+        driver.find_element(By.CSS_SELECTOR, f"#{table} tr[data-key='{second}'] .c-id button").send_keys(Keys.ENTER)  # fmt: skip
+        assert len(driver.find_elements(By.CSS_SELECTOR, f"#{table} tr.detail")) == 2
+        if box.tag_name == "details":
+            assert box.get_attribute("open") is not None  # the same box, still open
+        for details in driver.find_elements(By.CSS_SELECTOR, "details"):
+            driver.execute_script("arguments[0].open = true", details)
+        colours = driver.execute_script(_COLOURS, "a, summary, button, th, .note, .muted, h4")
+        low = [(what, round(_contrast(fg, bg), 2)) for what, fg, bg in colours if _contrast(fg, bg) < 4.5]  # fmt: skip
+        assert colours and low == [], low
+        # closing by keyboard: focus back on the row's own button
+        driver.find_element(By.CSS_SELECTOR, f"#{table} tr[data-key='{first}'] .c-id button").send_keys(Keys.ENTER)  # fmt: skip
+        assert driver.execute_script(
+            "var e = document.activeElement;"
+            "return e.classList.contains('toggle') && e.closest('tr').dataset.key === arguments[0]"
+            " && e.getAttribute('aria-expanded') === 'false'",
+            first,
+        )

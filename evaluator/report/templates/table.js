@@ -3,7 +3,9 @@
  * new PagedTable({table, rows, columns, key, pageSize, count, prev, next, info, detail})
  *   columns: [{sort: row => number|string|null (optional), cell: (row, td) => void}], in the
  *   order of the table's <th> elements; a <th data-sort="i"> sorts by column i.
- *   detail: optional (row, td) => void, shown below a row whose key is in `opened`.
+ *   detail: optional (row, td) => void, shown below a row whose key is in `opened`; drawn once
+ *   per opening and kept while the row stays open, so boxes opened inside it stay open when
+ *   another row opens or the table is drawn again.
  * Everything is written with textContent: no row text is ever parsed as markup.
  */
 "use strict";
@@ -15,10 +17,11 @@ function PagedTable(options) {
   this.sortDirection = 1;
   this.page = 0;
   this.opened = new Set();
+  this.details = new Map();  // key -> its drawn detail cell, while opened
   this.visible = options.rows.slice();
   var self = this;
   options.table.querySelectorAll("th[data-sort]").forEach(function (th) {
-    th.addEventListener("click", function () { self.sortBy(Number(th.dataset.sort), th); });
+    sortButton(th).addEventListener("click", function () { self.sortBy(Number(th.dataset.sort), th); });
   });
   options.prev.addEventListener("click", function () { self.turn(-1); });
   options.next.addEventListener("click", function () { self.turn(1); });
@@ -65,10 +68,35 @@ PagedTable.prototype.reveal = function (key) {
   return true;
 };
 
+/* Open or close a row; focus follows: into the opened row's samples (a keyboard or screen
+ * reader user lands on what they asked for), or back to the row's own button when closed
+ * (drawing the page again replaced the one that had focus). */
 PagedTable.prototype.toggle = function (row) {
-  var key = this.o.key(row);
-  if (this.opened.has(key)) this.opened.delete(key); else this.opened.add(key);
+  var key = this.o.key(row), opening = !this.opened.has(key);
+  if (opening) this.opened.add(key); else { this.opened.delete(key); this.details.delete(key); }
   this.render();
+  var rows = this.o.table.tBodies[0].rows;
+  for (var i = 0; i < rows.length; i++) {
+    if (rows[i].dataset.key !== key) continue;
+    var target = opening ? this.details.get(key) : rows[i].querySelector(".toggle");
+    if (target) target.focus({ preventScroll: !opening });
+    break;
+  }
+};
+
+/* A row's detail cell: the one drawn when it opened (its boxes as the reader left them),
+ * else drawn now. Focusable from script only (tabindex -1), so focus can move into it. */
+PagedTable.prototype.detailCell = function (row) {
+  var key = this.o.key(row), td = this.details.get(key);
+  if (!td) {
+    td = document.createElement("td");
+    td.colSpan = this.o.columns.length;
+    td.tabIndex = -1;
+    td.setAttribute("aria-label", "samples of " + key);
+    this.o.detail(row, td);
+    this.details.set(key, td);
+  }
+  return td;
 };
 
 /* Filter, then sort (stable: ties keep file order; empty values last). */
@@ -105,9 +133,7 @@ PagedTable.prototype.render = function () {
     if (o.detail && self.opened.has(o.key(row))) {
       var extra = body.insertRow();
       extra.className = "detail";
-      var td = extra.insertCell();
-      td.colSpan = o.columns.length;
-      o.detail(row, td);
+      extra.appendChild(self.detailCell(row));
     }
   });
   var old = o.table.tBodies[0];
@@ -139,18 +165,35 @@ function seconds(value) {
   return value < 1 ? (1000 * value).toFixed(1) + " ms" : value.toFixed(2) + " s";
 }
 
-/* A row's first cell: the button that opens its detail, then its key (the problem id). */
+/* A row's first cell: one button, the arrow and the key (the problem id), that opens or
+ * closes its detail: the id is what a reader clicks ("click a problem") and a large target;
+ * the arrow is decoration (aria-hidden), aria-expanded says the state. */
 function toggleCell(row, td, table) {
   var id = table.o.key(row), button = document.createElement("button"), open = table.opened.has(id);
+  var arrow = document.createElement("span");
   button.className = "toggle";
   button.type = "button";
-  button.textContent = open ? "\u25be" : "\u25b8";
-  button.setAttribute("aria-label", "samples of " + id);
+  arrow.className = "arrow";
+  arrow.setAttribute("aria-hidden", "true");
+  arrow.textContent = open ? "\u25be" : "\u25b8";
+  button.appendChild(arrow);
+  button.appendChild(document.createTextNode(id));
   button.setAttribute("aria-expanded", String(open));
   button.addEventListener("click", function () { table.toggle(row); });
   td.appendChild(button);
-  td.appendChild(document.createTextNode(id));
   td.className = "c-id";
+}
+
+/* A sortable header's text moved into a button, so the keyboard reaches and operates it
+ * (Tab, Enter, Space); the header keeps aria-sort, which screen readers read on the column.
+ * Done by the script: without it the headers cannot sort and stay plain text. */
+function sortButton(th) {
+  var button = document.createElement("button");
+  button.type = "button";
+  button.className = "sort";
+  while (th.firstChild) button.appendChild(th.firstChild);
+  th.appendChild(button);
+  return button;
 }
 
 /* The columns both pages' problem tables start with: the id (opens the row), difficulty and
