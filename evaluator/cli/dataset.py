@@ -49,6 +49,7 @@ from evaluator.datasets.records import (
     write_records,
 )
 from evaluator.formats import InputError, read_problems, read_samples
+from evaluator.problem import DEFAULT_TIME_LIMIT
 from evaluator.sandbox import SandboxPool
 from evaluator.summary import pct
 
@@ -321,7 +322,7 @@ def _print_checks(checks, summary) -> None:
 @click.option("--correct", type=click.Path(exists=True), required=True, help="Samples file.")
 @click.option("--wrong", type=click.Path(exists=True), required=True, help="Samples file.")
 @click.option("--report", type=click.Path(), help="JSON report out.")
-@click.option("--time-limit", type=float, default=6.0, show_default=True)
+@click.option("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, show_default=True)
 @click.option("--workers", type=int, default=2, show_default=True)
 @FORMAT_OPTION
 def strength_command(problems, correct, wrong, report, time_limit, workers, problem_format) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from evaluator.judges import JUDGES
+from evaluator.judges import DEFAULT_JUDGE, JUDGES
 from evaluator.languages import languages
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 from evaluator.sandbox import Isolation, available_profiles
@@ -97,7 +97,7 @@ def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--judge",
             type=click.Choice(sorted(JUDGES)),
-            default="lines",
+            default=DEFAULT_JUDGE,
             show_default=True,
             help="Output judge for stdin problems without their own.",
         ),

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evaluator.formats import Samples
-from evaluator.problem import Harness, Problem, Verdict
+from evaluator.problem import DEFAULT_TIME_LIMIT, Harness, Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, grade_all
 from evaluator.runner.run import sample_program
 from evaluator.sandbox import Isolation, SandboxPool
@@ -254,7 +254,7 @@ def strength(
     correct: dict[str, Samples],
     wrong: dict[str, Samples],
     *,
-    time_limit: float = 6.0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
     progress: bool = False,
 ) -> dict[str, Any]:
     """How well each problem's tests separate ``correct`` from ``wrong`` solutions.

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.formats import encode_private_tests
-from evaluator.problem import Harness, Problem
+from evaluator.problem import DEFAULT_TIME_LIMIT, Harness, Problem
 from evaluator.sandbox import Job, Limits, Mode, SandboxPool
 
 __all__ = [
@@ -327,7 +327,7 @@ def evalplus_to_lcb(
     pool: SandboxPool,
     *,
     platform: str = "",
-    time_limit: float = 6.0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Records for HumanEval/EvalPlus problems (as read by ``read_problems``), with expected
     outputs computed by running each canonical solution in ``pool``. Returns the records and

@@ -47,6 +47,12 @@ class LimitHit(StrEnum):
     OUTPUT = "output"
 
 
+def wall_backstop(cpu_time: float) -> float:
+    """The wall-clock limit of a test whose caller gave none: ``2 * cpu_time + 1`` seconds
+    (a program that sleeps or blocks ends; verdicts stay by CPU time)."""
+    return 2 * cpu_time + 1.0
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Per-test limits. ``wall_time`` is a backstop against sleeping or blocked programs;
@@ -65,7 +71,7 @@ class Limits:
 
     @property
     def effective_wall_time(self) -> float:
-        return self.wall_time if self.wall_time is not None else 2 * self.cpu_time + 1.0
+        return self.wall_time if self.wall_time is not None else wall_backstop(self.cpu_time)
 
     @property
     def program_data_mb(self) -> int:

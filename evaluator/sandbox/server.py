@@ -61,6 +61,7 @@ from evaluator.sandbox.files import (
     write_path,
 )
 from evaluator.sandbox.inside import harness
+from evaluator.sandbox.records import wall_backstop
 from evaluator.sandbox.wire import STOP, FrameReader, frames_end, split_frames, write_frames
 
 
@@ -825,7 +826,7 @@ class Server:
         checked at each tick: every 10 ms with ``fast`` (an executed program, whose
         RLIMIT_DATA is only a backstop), else with the CPU check."""
         cpu_limit = limits["cpu_time"]
-        wall_limit = limits["wall_time"] or 2 * cpu_limit + 1.0
+        wall_limit = limits["wall_time"] or wall_backstop(cpu_limit)
         memory_limit = limits["memory_mb"] << 20
         cap = memory_limit + _REPORT_ROOM  # a report holds a return value the child held
         program = partner if partner is not None else child

@@ -34,7 +34,7 @@ from starlette.routing import Route
 from evaluator.formats import extract_code
 from evaluator.languages import get_language
 from evaluator.languages.builds import Builder
-from evaluator.problem import Verdict
+from evaluator.problem import DEFAULT_MEMORY_LIMIT, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, TestResult
 from evaluator.runner.run import grader_version
 from evaluator.sandbox import SandboxPool
@@ -70,7 +70,7 @@ class Settings:
     max_body: int = DEFAULT_MAX_BODY
     max_running: int | None = None
     max_waiting: int = 512
-    memory_limit: int = 1024  # MB, for a /run_code that gives none
+    memory_limit: int = DEFAULT_MEMORY_LIMIT  # MB, for a /run_code that gives none
     profile: str = "default"
     # take checkers that run outside the sandbox (program, codeforces) from clients
     trust_checkers: bool = False

@@ -72,7 +72,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from evaluator.formats.codeforces import CPP_FLAGS
-from evaluator.problem import Problem, Verdict
+from evaluator.problem import DEFAULT_TIME_LIMIT, Problem, Verdict
 from evaluator.reward.columns import ProblemError, problem_of_record
 from evaluator.runner import GradeResult
 from evaluator.sandbox import LimitHit, RunResult
@@ -482,7 +482,7 @@ async def _run_mode(service: Any, request: Execute, config: Mapping[str, str]) -
             "is not supported by this server"
         )
     timeout = _number(config, "TIME_LIMIT") or (
-        request.run_timeout / 1000 if request.run_timeout else 6.0
+        request.run_timeout / 1000 if request.run_timeout else DEFAULT_TIME_LIMIT
     )
     memory = _number(config, "MEMORY_LIMIT")
     job_request = RunCode(
