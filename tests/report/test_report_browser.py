@@ -45,6 +45,13 @@ def _samples(driver) -> list[list[str]]:
     return [[td.text for td in tr.find_elements(By.TAG_NAME, "td")] for tr in rows]
 
 
+def _unfold(driver) -> None:
+    """Open the folded provenance (both pages keep it closed at their end)."""
+    driver.execute_script(
+        "document.querySelectorAll('details.provenance').forEach(d => d.open = true)"
+    )
+
+
 def _text_of(driver, element) -> str:
     """An element's exact text (``.text`` trims and folds whitespace)."""
     return driver.execute_script("return arguments[0].textContent", element)
@@ -72,6 +79,7 @@ def test_demo_report_shows_the_results_file(demo_run, driver, tmp_path):
     }
     assert shown == summary["verdicts"]
     # the limits the problems ran with (all 1 s), not --time-limit's default that none used
+    _unfold(driver)
     assert cells(driver, "#provenance [data-field='time limit']") == ["1 s CPU per test (all 8 problems)"]  # fmt: skip
     assert cells(driver, "#provenance [data-field='grader version']") == [summary["grader_version"]]
 
@@ -366,6 +374,7 @@ def test_provenance_limits_and_interval_on_the_page(demo_run, driver):
     label = provenance["label"]
     assert driver.title == f"mcevaluate report: {label}" and "<" in label
     assert driver.find_element(By.TAG_NAME, "h1").text == f"Grading report: {label}"
+    _unfold(driver)
     field = {
         name: cells(driver, f"#provenance [data-field='{name}']")
         for name in ("label", "date", "command", "problems", "samples", "python", "platform")
@@ -475,6 +484,7 @@ def test_compare_rows_open_to_samples_and_link_to_reports(full_release, driver, 
     assert [link.get_attribute("data-run") for link in links] == ["A", "B"]
     assert links[0].get_attribute("href") == a.report.resolve().as_uri() + f"#problem={key}"
     assert links[1].get_attribute("href") == b.report.resolve().as_uri() + f"#problem={key}"
+    _unfold(driver)
     assert cells(driver, "#runs [data-field='report'] a") == ["A's report", "B's report"]
     links[1].click()  # B's report opens on that problem, its samples shown
     WebDriverWait(driver, 60).until(
@@ -656,3 +666,54 @@ def test_keyboard_sorting_opening_focus_and_contrast(full_release, driver, tmp_p
             " && e.getAttribute('aria-expanded') === 'false'",
             first,
         )
+
+
+# Each matched element's box in the window: [left, right, top, bottom] in CSS pixels.
+_BOXES = (
+    "return Array.from(document.querySelectorAll(arguments[0])).map(function (e) {"
+    "  var r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })"
+)
+
+
+def _on_screen(driver, selector: str, width: int, height: int) -> bool:
+    """Every element matching ``selector`` (at least one) lies within the first screen."""
+    boxes = driver.execute_script(_BOXES, selector)
+    return bool(boxes) and all(
+        left >= 0 and right <= width and bottom <= height for left, right, _, bottom in boxes
+    )
+
+
+def _top(driver, selector: str) -> float:
+    return driver.execute_script(_BOXES, selector)[0][2]
+
+
+def test_headline_and_tables_come_first_provenance_folded(full_release, driver, tmp_path):
+    """At 1400x900 and at 420 px the first screen holds pass@1, its interval and the verdict
+    chips (the report) and B - A with its p by group (the comparison); the problem table
+    follows the breakdowns; provenance is folded at the end."""
+    a, b = full_release
+    compare = tmp_path / "compare.html"
+    assert invoke("compare", a.results, b.results, "-o", compare).exit_code == 0
+    for width in (1400, 420):
+        with phone(driver, width, 900):
+            open_page(driver, a.report)
+            for selector in ("#headline [data-metric='pass@1']", "#headline-interval", "#headline-verdicts .chip"):  # fmt: skip
+                assert _on_screen(driver, selector, width, 900), (width, selector)
+            chips = cells(driver, "#headline-verdicts .chip")
+            assert chips == cells(driver, "#verdicts .chip") and chips
+            assert _top(driver, "#pass-all") < 900
+            assert _top(driver, "#pass-all") < _top(driver, "#problems") < _top(driver, "#verdicts")
+            assert _top(driver, "#problems") < 2 * 900 or width < 1400
+            assert not driver.find_element(By.ID, "provenance").is_displayed()
+            assert _top(driver, "details.provenance") > _top(driver, "#problems")
+            assert overflowing(driver) == {"extra": 0, "elements": []}
+            open_page(driver, compare)
+            assert _on_screen(driver, "#headline", width, 900)
+            # the overall row's B - A and p, and every group's, without scrolling sideways
+            for metric in ("diff", "p"):
+                assert _on_screen(driver, f"#compare-table tr[data-group='all'] [data-metric='{metric}']", width, 900)  # fmt: skip
+                lefts = driver.execute_script(_BOXES, f"#compare-table [data-metric='{metric}']")
+                assert all(right <= width for _, right, _, _ in lefts)
+            assert not driver.find_element(By.ID, "runs").is_displayed()
+            assert _top(driver, "details.provenance") > _top(driver, "#pairs")
+            assert overflowing(driver) == {"extra": 0, "elements": []}
