@@ -79,7 +79,7 @@ class _Programs:
 def report_data(run: Run) -> dict[str, Any]:
     """The per-problem data of the report page. Each problem is ``[id, difficulty,
     platform, contest date, month, samples, time limit or null, memory limit or null,
-    failing tests]``; each sample ``[verdict index, passed (0/1), fraction of tests passed
+    failing tests, language, title ('' when none), page url ('' when none)]``; each sample ``[verdict index, passed (0/1), fraction of tests passed
     or null, tests, first failing test (1-based) or 0, message, stdout, stderr (string
     indices), CPU seconds of the slowest test or null, peak memory kB or null, program
     index]``; each failing test ``[number, public (1/0/null), input, its length, expected
@@ -118,6 +118,7 @@ def report_data(run: Run) -> dict[str, Any]:
     problems = [
         [p.id, p.difficulty, p.platform, p.contest_date, p.month, [sample(s) for s in p.samples]]
         + [p.time_limit, p.memory_limit, [failing(t) for t in p.failing_tests], language(p)]
+        + [p.title, p.url]
         for p in run.problems
     ]
     return {
@@ -189,6 +190,8 @@ def first_problems(run: Run) -> list[dict[str, Any]]:
         rows.append(
             {
                 "id": p.id,
+                "title": p.title,
+                "url": p.url,
                 "difficulty": p.difficulty,
                 "platform": p.platform,
                 "language": language(p),

@@ -88,6 +88,8 @@ class ProblemRun:
     memory_limit: float | None = None  # MB
     failing_tests: tuple[FailingTest, ...] = ()
     languages: tuple[str, ...] = ()  # its programs' languages (empty: not recorded)
+    title: str = ""  # its title where the results carry it ('' when not)
+    url: str = ""  # its page on its platform (http or https only; '' when not known)
 
     @property
     def graded(self) -> list[bool]:
@@ -402,7 +404,36 @@ def _problem(
         time_limit=limits[0],
         memory_limit=limits[1],
         failing_tests=tuple(failing),
+        title=_title(record.get("question_title")),
+        url=_problem_url(pid, record),
     )
+
+
+_TITLE_CAP = 200  # characters of a problem's title kept
+
+
+def _title(value: Any) -> str:
+    """A row's ``question_title`` (LiveCodeBench's, and ours where the problems file had one),
+    cut to a line's worth; '' when absent or not text."""
+    return " ".join(value.split())[:_TITLE_CAP] if isinstance(value, str) else ""
+
+
+def _problem_url(pid: str, record: Mapping[str, Any]) -> str:
+    """A problem's page: the row's ``url`` (http or https only: the page links to it), else
+    AtCoder's, which its contest and task ids name (LiveCodeBench's AtCoder rows carry both);
+    '' otherwise (LeetCode's rows carry a number, not the page's name)."""
+    url = record.get("url")
+    if isinstance(url, str) and url.startswith(("https://", "http://")) and len(url) < 2000:
+        return url
+    contest = record.get("contest_id")
+    atcoder = record.get("platform") == "atcoder" and isinstance(contest, str)
+    task = atcoder and _ATCODER_ID.match(contest) and _ATCODER_ID.match(pid)
+    if task and pid.startswith(contest + "_"):
+        return f"https://atcoder.jp/contests/{contest}/tasks/{pid}"
+    return ""
+
+
+_ATCODER_ID = re.compile(r"^[a-z0-9_]+$")
 
 
 def _languages(value: Any) -> tuple[str, ...]:

@@ -99,6 +99,7 @@ def per_problem(
             "platform": problem.metadata.get("platform"),
             "difficulty": problem.metadata.get("difficulty"),
             "contest_date": problem.metadata.get("contest_date"),
+            **_title_and_page(problem.metadata),
             "code_list": [
                 (it.text if not samples[problem.id].raw else it.program) or "" for it in programs
             ],
@@ -223,3 +224,13 @@ def write_outputs(
         raise RunError(f"cannot write {where}: {exc.strerror or exc}{kept}") from None
     if journal is not None:
         journal.remove()  # only once the complete result is on disk
+
+
+def _title_and_page(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A problem's title and page, for the report, where its problems file had them
+    (LiveCodeBench's ``question_title`` and ``contest_id``, TACO's ``url``...); nothing else."""
+    return {
+        key: metadata[key]
+        for key in ("question_title", "contest_id", "url")
+        if isinstance(metadata.get(key), str) and metadata[key]
+    }

@@ -717,3 +717,33 @@ def test_headline_and_tables_come_first_provenance_folded(full_release, driver, 
             assert not driver.find_element(By.ID, "runs").is_displayed()
             assert _top(driver, "details.provenance") > _top(driver, "#pairs")
             assert overflowing(driver) == {"extra": 0, "elements": []}
+
+
+def test_problems_show_their_title_and_page(driver, tmp_path):
+    """A LeetCode problem is a bare number: its title shows under it and the id filter finds
+    it by title; an AtCoder problem links to its task page (built from its contest id)."""
+    rows = [
+        {"question_id": "3034", "graded_list": [False], "platform": "leetcode",
+         "question_title": "Number of Subarrays That Match a Pattern I"},
+        {"question_id": "abc311_e", "graded_list": [True], "platform": "atcoder",
+         "contest_id": "abc311", "question_title": "Defect-free Squares"},
+        {"question_id": "plain", "graded_list": [True]},
+    ]  # fmt: skip
+    results = tmp_path / "r.json"
+    results.write_text(json.dumps(rows))
+    page = tmp_path / "report.html"
+    page.write_text(render_report(load_run(str(results))))
+    entries, _ = open_page(driver, page)
+    assert _errors(entries) == []
+    titles = {
+        row.get_attribute("data-key"): row.find_element(By.CSS_SELECTOR, ".c-id").text
+        for row in driver.find_elements(By.CSS_SELECTOR, "#problems tbody tr[data-key]")
+    }
+    assert "Number of Subarrays That Match a Pattern I" in titles["3034"]
+    assert "Defect-free Squares" in titles["abc311_e"] and titles["plain"].endswith("plain")
+    link = driver.find_element(By.CSS_SELECTOR, "#problems tr[data-key='abc311_e'] a.problem-link")
+    assert link.get_attribute("href") == "https://atcoder.jp/contests/abc311/tasks/abc311_e"
+    assert driver.find_elements(By.CSS_SELECTOR, "#problems tr[data-key='3034'] a") == []
+    search = driver.find_element(By.ID, "filter-id")
+    search.send_keys("subarrays that match")
+    assert visible_ids(driver, "problems") == ["3034"]

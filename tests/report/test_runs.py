@@ -269,3 +269,34 @@ def test_any_run_gets_a_report(ids, message, platform, date, verdict):
     programs = data["programs"]
     assert [programs[p[5][0][10]][0] for p in data["problems"]] == [message] * len(ids)
     assert [data["strings"][p[8][0][4]] for p in data["problems"]] == ids
+
+
+def test_titles_and_pages_are_carried(tmp_path):
+    """A row's title, and its page: its ``url`` (http or https only), else AtCoder's from its
+    contest and task ids; LeetCode's bare numbers get their title, no made-up link."""
+    rows = [
+        _row(
+            "abc311_e",
+            [True],
+            platform="atcoder",
+            contest_id="abc311",
+            question_title="Defect-free Squares",
+        ),  # fmt: skip
+        _row(
+            "3034",
+            [False],
+            platform="leetcode",
+            contest_id="weekly-contest-384",
+            question_title="Number of Subarrays  That Match a Pattern I",
+        ),  # fmt: skip
+        _row("t1", [True], url="https://codeforces.com/problemset/problem/1/A"),
+        _row("t2", [True], url="javascript:alert(1)", question_title=7),
+    ]
+    run = load_run(_write(tmp_path / "r.json", rows))
+    found = [(p.title, p.url) for p in run.problems]
+    assert found == [
+        ("Defect-free Squares", "https://atcoder.jp/contests/abc311/tasks/abc311_e"),
+        ("Number of Subarrays That Match a Pattern I", ""),
+        ("", "https://codeforces.com/problemset/problem/1/A"),
+        ("", ""),
+    ]

@@ -18,7 +18,7 @@
       index: index, id: p[0], difficulty: p[1], platform: p[2], date: p[3], month: p[4],
       samples: samples, passed: passed, pass1: samples.length ? passed / samples.length : null,
       cpu: cpu, verdicts: verdicts, timeLimit: p[6], memoryLimit: p[7], tests: tests,
-      language: p[9]
+      language: p[9], title: p[10], url: p[11]
     };
   });
 
@@ -278,7 +278,8 @@
       for (var i = 0; i < chosen.length; i++) {
         if (chosen[i][1] && r[chosen[i][0]] !== chosen[i][1]) return false;
       }
-      return !text || r.id.toLowerCase().indexOf(text) >= 0;
+      return !text || r.id.toLowerCase().indexOf(text) >= 0 ||
+        r.title.toLowerCase().indexOf(text) >= 0;
     });
   }
 

@@ -182,6 +182,34 @@ function toggleCell(row, td, table) {
   button.addEventListener("click", function () { table.toggle(row); });
   td.appendChild(button);
   td.className = "c-id";
+  problemName(row, td);
+}
+
+/* A problem's title and a link to its page on its platform, under its id, where the results
+ * carry them (the id alone is a bare number for LeetCode). Text only; the link is http(s),
+ * checked when the page was written. */
+function problemName(row, td) {
+  if (!row.title && !row.url) return;
+  var line = document.createElement("div");
+  line.className = "problem-name";
+  if (row.title) {
+    var title = document.createElement("span");
+    title.className = "problem-title";
+    title.textContent = row.title;
+    line.appendChild(title);
+  }
+  if (row.url) {
+    var link = document.createElement("a");
+    link.href = row.url;
+    link.rel = "noopener noreferrer";
+    link.target = "_blank";
+    link.className = "problem-link";
+    link.textContent = row.title ? "page" : "problem page";
+    link.setAttribute("aria-label", "the problem's page on " + (row.platform || "its platform"));
+    line.appendChild(document.createTextNode(" "));
+    line.appendChild(link);
+  }
+  td.appendChild(line);
 }
 
 /* A sortable header's text moved into a button, so the keyboard reaches and operates it
