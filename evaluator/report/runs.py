@@ -52,7 +52,7 @@ class Sample:
     passed: bool
     fraction: float | None = None  # share of its tests passed; None: not in the file
     tests: int = 0  # tests in its result (0: not in the file)
-    failed_test: int | None = None  # 1-based number of its first failing test
+    failed_test: int | None = None  # its first failing test's number (FailingTest.number)
     message: str = ""  # the first failure's difference or error
     stdout: str = ""  # excerpts of what it wrote on the failing test
     stderr: str = ""
@@ -66,7 +66,9 @@ class FailingTest:
     """A test some sample failed first: the start of its input and expected output and
     their full lengths; ``public`` is None where the problem does not say."""
 
-    number: int  # 1-based, as Sample.failed_test
+    # 1-based, as Sample.failed_test; negative: one whose number the results do not record
+    # (LiveCodeBench's own eval_all)
+    number: int
     public: bool | None
     input: str
     input_chars: int
@@ -291,11 +293,12 @@ class _Builder:
         codes = _codes(record.get("code_list"), len(graded))
         limits = (_limit(record, "time_limit"), _limit(record, "memory_limit"))
         details = record.get("details")
+        failing = _failing_tests(record.get("failing_tests"))
         if details is not None and details != []:
             samples = self._detailed(graded, details, codes, limits)
         else:
-            samples = _lcb_samples(graded, record.get("metadata"), codes)
-        failing = _failing_tests(record.get("failing_tests"))
+            samples, recorded = _lcb_samples(graded, record.get("metadata"), codes)
+            failing = failing or recorded
         problem = _problem(pid, record, samples, limits, failing)
         self.problems.append(replace(problem, languages=_languages(record.get("languages"))))
 
@@ -507,12 +510,17 @@ def _failing_test(entry: Any, where: str) -> FailingTest:
     )
 
 
-def _lcb_samples(graded: list[bool], metadata: Any, codes: Sequence[str]) -> list[Sample]:
+def _lcb_samples(
+    graded: list[bool], metadata: Any, codes: Sequence[str]
+) -> tuple[list[Sample], list[FailingTest]]:
     """Samples of a row without ``details``: LiveCodeBench's own ``eval_all``, whose
     ``metadata`` (one object, or its JSON text, per sample) has an ``error_code`` and an
-    ``error_message``; verdicts are AC and ``failed`` where it has none."""
+    ``error_message``, and for a failed test its ``inputs``, ``expected`` and the program's
+    ``output``; verdicts are AC and ``failed`` where it has none. Its failing tests, which it
+    records without their numbers, are numbered -1, -2... (one per distinct input)."""
     entries = metadata if isinstance(metadata, list) and len(metadata) == len(graded) else []
-    samples = []
+    samples: list[Sample] = []
+    failing: dict[str, FailingTest] = {}
     for index, passed in enumerate(graded):
         info: Any = entries[index] if entries else {}
         if isinstance(info, str):
@@ -525,10 +533,34 @@ def _lcb_samples(graded: list[bool], metadata: Any, codes: Sequence[str]) -> lis
         message = _optional_text(info.get("error_message"))
         # what the program printed on the failing test, where LiveCodeBench kept it
         stdout = _optional_text(info.get("output"))[:_LCB_OUTPUT_KEEP] if not passed else ""
-        samples.append(Sample(verdict, passed, message=message, stdout=stdout, code=codes[index]))
-    return samples
+        test = None if passed else _lcb_failing_test(info, failing)
+        samples.append(
+            Sample(
+                verdict, passed, failed_test=test, message=message, stdout=stdout, code=codes[index]
+            )
+        )
+    return samples, list(failing.values())
 
 
+def _lcb_failing_test(info: Mapping[str, Any], failing: dict[str, FailingTest]) -> int | None:
+    """The key of the failing test LiveCodeBench recorded in ``info`` (its ``inputs`` and
+    ``expected``), added to ``failing`` the first time an input is seen; None without one."""
+    inputs, expected = info.get("inputs"), info.get("expected")
+    if not isinstance(inputs, str) or not isinstance(expected, str):
+        return None
+    if inputs not in failing:
+        failing[inputs] = FailingTest(
+            number=-(len(failing) + 1),
+            public=None,
+            input=inputs[:_LCB_TEST_EXCERPT],
+            input_chars=len(inputs),
+            output=expected[:_LCB_TEST_EXCERPT],
+            output_chars=len(expected),
+        )
+    return failing[inputs].number
+
+
+_LCB_TEST_EXCERPT = 500  # characters of its failing test's input and expected output kept
 _LCB_OUTPUT_KEEP = 2000  # characters of a failing test's output kept, as our rows keep
 
 

@@ -747,3 +747,26 @@ def test_problems_show_their_title_and_page(driver, tmp_path):
     search = driver.find_element(By.ID, "filter-id")
     search.send_keys("subarrays that match")
     assert visible_ids(driver, "problems") == ["3034"]
+
+
+def test_livecodebench_eval_all_shows_its_failing_test(driver, tmp_path):
+    """LiveCodeBench's own eval_all (vendored): a wrong answer's row shows the failing test
+    it recorded (its input and expected output, beside the program's output), said to have no
+    number, where the page showed only the error message."""
+    source = Path(__file__).resolve().parents[1] / "data" / "lcb_submissions"
+    source = source / "O1-Mini-2024-09-12_N1_codegeneration_eval_all.json"
+    run = load_run(str(source))
+    problem = next(p for p in run.problems if any(s.verdict == "WA" for s in p.samples))
+    test = problem.failing_tests[0]
+    page = tmp_path / "lcb.html"
+    page.write_text(render_report(run))
+    entries, _ = open_page(driver, page)
+    assert _errors(entries) == []
+    _open(driver, "problems", problem.id)
+    detail = driver.find_element(By.CSS_SELECTOR, "#problems tr.detail")
+    assert "not numbered" in [row[3] for row in _samples(driver)]
+    for box in detail.find_elements(By.CSS_SELECTOR, "details"):
+        driver.execute_script("arguments[0].open = true", box)
+    text = _text_of(driver, detail)
+    assert "the failing test, its number not recorded" in text
+    assert test.input[:40] in text and test.output[:40] in text

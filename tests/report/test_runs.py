@@ -116,8 +116,9 @@ def test_livecodebench_own_eval_all_read_back(tmp_path):
 
 def test_livecodebench_vendored_eval_all_keeps_its_verdicts_and_outputs():
     """LiveCodeBench's own eval_all file as it ships (tests/data/lcb_submissions): its
-    error codes are text ("-2"), read as the verdicts they name (they all read "failed"), and
-    the program's output on the failing test is kept as the sample's stdout."""
+    error codes are text ("-2"), read as the verdicts they name (they all read "failed"); the
+    program's output on the failing test is kept as the sample's stdout, and the failing
+    test's input and expected output as a failing test without a number."""
     path = Path(__file__).resolve().parents[1] / "data" / "lcb_submissions"
     path = path / "O1-Mini-2024-09-12_N1_codegeneration_eval_all.json"
     rows = json.loads(path.read_text())
@@ -131,7 +132,13 @@ def test_livecodebench_vendored_eval_all_keeps_its_verdicts_and_outputs():
             code = int(info["error_code"])
             assert sample.verdict == {-1: "RE", -2: "WA", -3: "TLE", -4: "RE"}.get(code, "ERROR")
             assert sample.stdout == str(info.get("output", ""))[:2000]
+            if "inputs" in info:  # its failing test: input and expected, with no number
+                (test,) = [t for t in problem.failing_tests if t.number == sample.failed_test]
+                assert test.number < 0 and test.public is None
+                assert (test.input, test.input_chars) == (info["inputs"][:500], len(info["inputs"]))
+                assert (test.output, test.output_chars) == (info["expected"][:500], len(info["expected"]))  # fmt: skip
     assert any(s.verdict == "WA" and s.stdout for p in run.problems for s in p.samples)
+    assert any(p.failing_tests for p in run.problems)
 
 
 @pytest.mark.parametrize(

@@ -174,7 +174,8 @@
   }
 
   function testBox(test, stdout) {
-    var box = folded("failing test #" + test[0] + " (" + visibility(test) + "): input " +
+    var box = folded((test[0] > 0 ? "failing test #" + test[0] :
+      "the failing test, its number not recorded") + " (" + visibility(test) + "): input " +
       count(test[3], "character") + ", expected output " + count(test[5], "character"), "test");
     var both = document.createElement("div");
     both.className = "row";
@@ -234,8 +235,8 @@
       tr.insertCell().appendChild(chip(V[s[0]]));
       textCell(tr.insertCell(), s[2] === null ? "-" :
         Math.round(s[2] * s[3]) + "/" + s[3] + " (" + percent(s[2]) + ")", "num");
-      textCell(tr.insertCell(), s[4] ? "#" + s[4] + (test && test[1] !== null ?
-        (test[1] ? " (public)" : " (private)") : "") : "-", "num");
+      textCell(tr.insertCell(), s[4] < 0 ? "not numbered" : s[4] ? "#" + s[4] +
+        (test && test[1] !== null ? (test[1] ? " (public)" : " (private)") : "") : "-", "num");
       textCell(tr.insertCell(), seconds(s[8]), "num");
       textCell(tr.insertCell(), megabytes(s[9]), "num");
       pre(tr.insertCell(), S[s[5]]);
