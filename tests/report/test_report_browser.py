@@ -770,3 +770,6 @@ def test_livecodebench_eval_all_shows_its_failing_test(driver, tmp_path):
     text = _text_of(driver, detail)
     assert "the failing test, its number not recorded" in text
     assert test.input[:40] in text and test.output[:40] in text
+    # it records no test's CPU time or memory: said, not two empty plots
+    assert driver.find_element(By.ID, "no-measures").is_displayed()
+    assert driver.find_elements(By.CSS_SELECTOR, "#resources-section svg") == []
