@@ -773,3 +773,17 @@ def test_livecodebench_eval_all_shows_its_failing_test(driver, tmp_path):
     # it records no test's CPU time or memory: said, not two empty plots
     assert driver.find_element(By.ID, "no-measures").is_displayed()
     assert driver.find_elements(By.CSS_SELECTOR, "#resources-section svg") == []
+
+
+def test_difficulty_sorts_easy_medium_hard(demo_run, driver):
+    """The difficulty column sorts by difficulty (easy, medium, hard), not alphabetically
+    (easy, hard, medium), and the other way round on a second click."""
+    open_page(driver, demo_run.report)
+    header = driver.find_element(By.CSS_SELECTOR, "#problems th[data-sort='1'] button")
+    header.click()
+    shown = cells(driver, "#problems tbody tr.item .c-difficulty")
+    order = {"easy": 0, "medium": 1, "hard": 2}
+    assert shown == sorted(shown, key=order.__getitem__) and "hard" in shown
+    header.click()
+    shown = cells(driver, "#problems tbody tr.item .c-difficulty")
+    assert shown == sorted(shown, key=order.__getitem__, reverse=True)

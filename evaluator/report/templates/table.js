@@ -230,11 +230,18 @@ function problemColumns() {
   return [
     { sort: function (r) { return r.id; },
       cell: function (r, td, table) { toggleCell(r, td, table); } },
-    { sort: function (r) { return r.difficulty; },
+    { sort: function (r) { return difficultyRank(r.difficulty); },
       cell: function (r, td) { textCell(td, r.difficulty, "c-difficulty"); } },
     { sort: function (r) { return r.platform; },
       cell: function (r, td) { textCell(td, r.platform, "c-platform"); } },
   ];
+}
+
+/* A difficulty's place when sorting: easy, medium, hard, then any other name in order
+ * (alphabetically, hard would come before medium). */
+function difficultyRank(name) {
+  var known = { easy: "0", medium: "1", hard: "2" };
+  return (known[name] || "3") + name;
 }
 
 /* A verdict's coloured chip. */
