@@ -67,12 +67,15 @@ class _Programs:
         self.items: list[list[Any]] = [["", [], 0]]
         self._index: dict[str, int] = {"": 0}
 
-    def __call__(self, code: str) -> int:
-        index = self._index.get(code)
+    def __call__(self, code: str, python: bool = True) -> int:
+        """The index of ``code``, highlighted as Python only when it is Python (a C++ program
+        read by Python's tokenizer is coloured wrongly: shown plain)."""
+        key = code if python else "\0" + code
+        index = self._index.get(key)
         if index is None:
             text = shown_program(code)
-            index = self._index[code] = len(self.items)
-            self.items.append([text, highlight_runs(text), len(code)])
+            index = self._index[key] = len(self.items)
+            self.items.append([text, highlight_runs(text) if python else [], len(code)])
         return index
 
 
@@ -89,7 +92,7 @@ def report_data(run: Run) -> dict[str, Any]:
     code = {v: i for i, v in enumerate(verdicts)}
     strings, programs = _Strings(), _Programs()
 
-    def sample(s: Sample) -> list[Any]:
+    def sample(s: Sample, python: bool) -> list[Any]:
         return [
             code[s.verdict],
             int(s.passed),
@@ -101,7 +104,7 @@ def report_data(run: Run) -> dict[str, Any]:
             strings(s.stderr),
             None if s.cpu_time is None else round(s.cpu_time, 4),
             s.peak_memory_kb,
-            programs(s.code),
+            programs(s.code, python),
         ]
 
     def failing(t: FailingTest) -> list[Any]:
@@ -116,7 +119,8 @@ def report_data(run: Run) -> dict[str, Any]:
         ]
 
     problems = [
-        [p.id, p.difficulty, p.platform, p.contest_date, p.month, [sample(s) for s in p.samples]]
+        [p.id, p.difficulty, p.platform, p.contest_date, p.month]
+        + [[sample(s, _python(p)) for s in p.samples]]
         + [p.time_limit, p.memory_limit, [failing(t) for t in p.failing_tests], language(p)]
         + [p.title, p.url]
         for p in run.problems
@@ -172,6 +176,12 @@ def _group_names(problems: Sequence[ProblemRun], attributes: Sequence[str]) -> d
 def _share(passed: int, samples: int) -> str:
     """A share as the tables' script shows it (``percent`` in table.js)."""
     return "-" if not samples else f"{fixed(100 * passed / samples, 1)}%"
+
+
+def _python(problem: ProblemRun) -> bool:
+    """Whether the problem's programs are Python (or the results do not say: Python is the
+    grader's default), so that the page colours them with Python's tokenizer."""
+    return all(name in ("python", "python3") for name in problem.languages)
 
 
 def language(problem: ProblemRun) -> str:

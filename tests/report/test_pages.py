@@ -161,3 +161,22 @@ def test_histogram_count_axis_ends_at_the_tallest_bar(count):
     plot = str(svg.histogram([0.25] * count, title="t", unit="s"))
     ticks = re.findall(r'text-anchor="end" class="tick">(\d+)</text>', plot)
     assert ticks[0] == "0" and ticks[-1] == str(count)
+
+
+def test_only_python_is_coloured_as_python():
+    """A C++ program is shown plain (Python's tokenizer would colour `#include` a comment and
+    `'a'` a string of any length); a Python one, and one whose language is not recorded, is
+    highlighted. The same text in both languages gets one entry each."""
+    from evaluator.report.pagedata import report_data
+
+    program = '#include <cstdio>\nint main() { puts("hi"); }\n'
+    rows = [
+        _row("cpp", [True], code_list=[program], languages=["cpp"]),
+        _row("py", [True], code_list=[program], languages=["python"]),
+        _row("unsaid", [True], code_list=["print('hi')\n"]),
+    ]
+    data = report_data(run_from_rows(rows, "r"))
+    shown = {p[0]: data["programs"][p[5][0][10]] for p in data["problems"]}
+    assert shown["cpp"][0] == program and shown["cpp"][1] == []
+    assert shown["py"][0] == program and shown["py"][1] != []
+    assert shown["unsaid"][1] != []
