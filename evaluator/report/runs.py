@@ -342,6 +342,9 @@ class _Builder:
             test_verdict = _text(test.get("verdict"), f"{here}.verdict")
             if test_verdict == "SKIPPED":
                 continue
+            if test_verdict == "CE":  # no test ran: no failing test, no time to plot
+                stderr = stderr or _optional_text(test.get("stderr"))  # the compiler's words
+                continue
             seconds = _number(test.get("cpu_time", 0.0), f"{here}.cpu_time")
             kb = int(_number(test.get("peak_memory_kb", 0), f"{here}.peak_memory_kb"))
             self.cpu_times.append(seconds)

@@ -67,6 +67,7 @@ from evaluator.sandbox.pool import WorkerDied
 
 _MESSAGE_CAP = 300
 _EXCERPT_CAP = 200  # characters of a failing test's stdout and stderr kept in its result
+_DIAGNOSTICS_CAP = 2000  # characters of a failed build's compiler output kept
 _RUN_DIR = re.compile(r"(?:[^\s\"']*/)?mcsbx-\w+/run/")  # a worker's run directory (pool.py)
 
 
@@ -598,7 +599,9 @@ def _compile_error(problem: Problem, build: Build) -> GradeResult:
     compiler's diagnostics, where the first error is."""
     message = clean_message(build.message or "compilation failed")
     tests = [TestResult(Verdict.CE, message=message) for _ in problem.tests]
-    tests[0].stderr = excerpt(build.output.encode("utf-8", "replace"))
+    # the compiler's diagnostics from their start, where the first error is: longer than a
+    # program's stderr excerpt (one g++ error with its context is often past 200 characters)
+    tests[0].stderr = excerpt(build.output.encode("utf-8", "replace"), limit=_DIAGNOSTICS_CAP)
     return GradeResult(problem.id, Verdict.CE, tests, message=message)
 
 

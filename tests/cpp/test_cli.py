@@ -178,3 +178,35 @@ def test_the_reports_problem_table_names_the_language(problems, tmp_path):
     assert '<th data-sort="3">language</th>' in page
     assert '<td class="c-language">cpp</td>' in page
     assert '<td class="c-language">python</td>' in page
+
+
+def test_a_compile_error_names_no_failing_test_and_keeps_the_diagnostics(problems, tmp_path):
+    """No test ran for a program that did not build: its row lists no failing test (it showed
+    "failing test #1" with an input), the report's sample names none and plots no time for
+    it, and the compiler's diagnostics are kept past a program's 200-character excerpt."""
+    broken = "#include <cstdio>\n" + "\n".join(
+        f"int f{i}() {{ return undefined_name_{i}; }}" for i in range(12)
+    )
+    samples = _write_jsonl(
+        tmp_path / "samples.jsonl",
+        [
+            {"question_id": "a", "code_list": [broken], "language": "cpp"},
+            {"question_id": "b", "code_list": [SUM_CPP], "language": "cpp"},
+        ],
+    )
+    out = tmp_path / "r.json"
+    result, _ = _grade(problems, samples, out)
+    assert result.exit_code == 0, result.output
+    rows = {row["question_id"]: row for row in json.loads(out.read_text())}
+    detail = rows["a"]["details"][0]
+    assert detail["verdict"] == "CE" and rows["a"]["failing_tests"] == []
+    diagnostics = detail["tests"][0]["stderr"]
+    # the first error whole, with its source line and caret (cut at 200 characters before)
+    assert "undefined_name_0" in diagnostics and len(diagnostics) > 200
+    assert not diagnostics.endswith("…") and diagnostics.rstrip().endswith("~")
+    from evaluator.report import load_run
+
+    run = load_run(str(out))
+    sample = next(p for p in run.problems if p.id == "a").samples[0]
+    assert sample.failed_test is None and "undefined_name_0" in sample.stderr
+    assert len(run.cpu_times) == len(rows["b"]["details"][0]["tests"])  # b's tests only
