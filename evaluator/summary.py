@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from evaluator.formats import pass_at_k
 from evaluator.problem import Verdict
 
 __all__ = [
@@ -24,6 +23,7 @@ __all__ = [
     "grouped",
     "k_warnings",
     "limit_counts",
+    "pass_at_k",
     "pass_rates",
     "pct",
     "results_digest",
@@ -32,6 +32,37 @@ __all__ = [
 
 GROUP_NAME_CAP = 40  # characters of a difficulty or platform name in the summary
 _VERDICT_ORDER = [str(v) for v in Verdict]
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k for ``n`` samples with ``c`` correct: the estimator of Chen et al., 2021
+    ("Evaluating Large Language Models Trained on Code").
+
+    With ``n`` samples of which ``c`` are correct, the probability that at least one of ``k``
+    samples drawn without replacement is correct is ``1 - C(n-c, k) / C(n, k)``. The binomials
+    overflow floats for large ``n``, so this computes the equivalent product
+    ``1 - prod_{i=n-c+1}^{n} (1 - k / i)``.
+
+    Raises ``ValueError`` unless ``0 <= c <= n`` and ``1 <= k <= n``: pass@k is not defined
+    with fewer than ``k`` samples, and silently falling back to pass@n would report a
+    different metric under the requested name.
+    """
+    for name, value in (("n", n), ("c", c), ("k", k)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"pass_at_k: {name} must be an int, got {value!r}")
+    if n < 1:
+        raise ValueError(f"pass_at_k: need at least one sample, got n={n}")
+    if not 0 <= c <= n:
+        raise ValueError(f"pass_at_k: c={c} correct out of n={n} samples is impossible")
+    if not 1 <= k <= n:
+        raise ValueError(f"pass_at_k: k={k} must be between 1 and n={n}")
+    if n - c < k:
+        # Every draw of k samples contains a correct one.
+        return 1.0
+    failure = 1.0
+    for i in range(n - c + 1, n + 1):
+        failure *= 1.0 - k / i
+    return 1.0 - failure
 
 
 def group_name(value: Any) -> str:

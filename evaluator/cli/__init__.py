@@ -3,9 +3,9 @@ and look at the results.
 
 One module per command group, so that a command's code is in one place:
 
-* :mod:`.grading`: ``grade``, ``demo``, ``lcb``; their shared options in :mod:`.options`, the
-  run (journal, parallel grading, interruptions) in :mod:`.run`, what a run writes in
-  :mod:`.outputs`, the checks of where it writes in :mod:`.paths`;
+* :mod:`.grade_commands`: ``grade``, ``demo``, ``lcb``; their shared options in :mod:`.options`, the
+  run (journal, parallel grading, interruptions) in :mod:`.grade_driver`, what a run writes in
+  :mod:`evaluator.runner.outputs`, the checks of where it writes in :mod:`.paths`;
 * :mod:`.generate`: ``generate`` (samples from a local model);
 * :mod:`.dataset`: ``dataset convert|check|strength|filter``; :mod:`.formats`: ``formats``
   (the problem formats read);
@@ -30,7 +30,7 @@ import click
 from evaluator.cli.dataset import dataset
 from evaluator.cli.formats import formats
 from evaluator.cli.generate import generate
-from evaluator.cli.grading import demo, grade, lcb
+from evaluator.cli.grade_commands import demo, grade, lcb
 from evaluator.cli.report import compare, report
 from evaluator.cli.serve import serve
 

@@ -38,8 +38,7 @@ from evaluator.datasets.convert import (
     read_debugbench,
     read_leetcode,
 )
-from evaluator.datasets.filter import filter_entries, parse_mix
-from evaluator.datasets.records import (
+from evaluator.datasets.entries import (
     RecordWriter,
     convert_entries,
     iter_entries,
@@ -48,6 +47,7 @@ from evaluator.datasets.records import (
     to_format,
     write_records,
 )
+from evaluator.datasets.filter import filter_entries, parse_mix
 from evaluator.formats import InputError, read_problems, read_samples
 from evaluator.problem import DEFAULT_TIME_LIMIT
 from evaluator.sandbox import SandboxPool

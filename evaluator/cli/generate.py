@@ -11,7 +11,7 @@ import click
 from evaluator.cli.options import PROBLEMS
 from evaluator.cli.paths import writable
 from evaluator.formats import InputError, read_problems
-from evaluator.runner.results import write_jsonl_atomic
+from evaluator.runner.journal import write_jsonl_atomic
 
 __all__ = ["generate"]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from evaluator.runner.results import journal_path
+from evaluator.runner.journal import journal_path
 
 __all__ = ["check_paths", "writable"]
 

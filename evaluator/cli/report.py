@@ -13,8 +13,8 @@ from evaluator.cli.options import parse_ks
 from evaluator.cli.paths import writable
 from evaluator.cli.tables import print_comparison
 from evaluator.formats import InputError
+from evaluator.runner.journal import write_atomic
 from evaluator.runner.outputs import json_text
-from evaluator.runner.results import write_atomic
 
 __all__ = ["compare", "report"]
 

@@ -2,8 +2,8 @@
 test strength, calibrate time limits and filter (``mcevaluate dataset ...``)."""
 
 from .convert import REFERENCE_FIELD, Skipped, leetcode_to_lcb, parse_call_input
+from .entries import Entry, read_entries, write_records
 from .filter import filter_entries
-from .records import Entry, read_entries, write_records
 
 __all__ = [
     "REFERENCE_FIELD",

@@ -29,7 +29,7 @@ from evaluator.runner import GradeOptions, Grader, GradeResult, grade_all
 from evaluator.runner.run import sample_program
 from evaluator.sandbox import Isolation, SandboxPool
 
-from .records import Entry, program_for
+from .entries import Entry, program_for
 
 __all__ = [
     "DEFAULT_FLOOR",

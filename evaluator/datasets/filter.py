@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from .records import Entry, statement
+from .entries import Entry, statement
 
 __all__ = ["normalise_statement", "filter_entries", "parse_mix"]
 

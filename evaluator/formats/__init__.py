@@ -11,9 +11,8 @@ from .extract import extract_code, extract_program, strip_reasoning
 from .humaneval import problem_from_humaneval
 from .livecodebench import decode_test_cases, encode_private_tests, problem_from_lcb
 from .ours import problem_from_ours, problem_to_ours
-from .passk import pass_at_k
 from .problems import iter_problems, problems_from_records, read_problem_files, read_problems
-from .records import read_records
+from .record_files import read_records
 from .registry import Format, detect_format, formats, get_format, problem_from_record
 from .results import write_lcb_results
 from .samples import (
@@ -37,7 +36,6 @@ __all__ = [
     "formats",
     "get_format",
     "iter_problems",
-    "pass_at_k",
     "problem_from_humaneval",
     "problem_from_lcb",
     "problem_from_ours",

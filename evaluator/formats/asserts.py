@@ -42,12 +42,7 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .records import (
-    expect_list,
-    expect_str,
-    optional_memory_limit,
-    optional_time_limit,
-)
+from .fields import expect_list, expect_str, optional_memory_limit, optional_time_limit
 from .registry import Format
 from .testlists import decode_text
 

@@ -44,8 +44,8 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
+from .fields import describe_type, expect_list, expect_str
 from .limits import seconds
-from .records import describe_type, expect_list, expect_str
 from .registry import Format, Solution, take_id
 from .testlists import case_list, decode_text
 

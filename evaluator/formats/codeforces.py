@@ -44,8 +44,8 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
+from .fields import describe_type
 from .limits import megabytes, seconds
-from .records import describe_type
 from .registry import Format, take_id
 from .testlists import case_list, decode_text
 

@@ -45,8 +45,7 @@ from typing import Any
 from ..problem import Harness, Problem
 from .errors import InputError
 from .extract import extract_code
-from .limits import megabytes, seconds
-from .records import (
+from .fields import (
     expect_dict,
     expect_str,
     leetcode_output_arg,
@@ -54,6 +53,7 @@ from .records import (
     require_field,
     solutions_of,
 )
+from .limits import megabytes, seconds
 from .registry import Format, Solution
 from .taco import STDIN_JUDGE, contest_judge
 from .testlists import DecodedTests, decode_text, tests_value

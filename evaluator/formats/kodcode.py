@@ -29,7 +29,7 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .records import describe_type, expect_str
+from .fields import describe_type, expect_str
 from .registry import Format, Solution, take_id
 
 __all__ = ["FORMAT", "TEST_FIELDS"]

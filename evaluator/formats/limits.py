@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from .errors import InputError
-from .records import describe_type
+from .fields import describe_type
 
 __all__ = ["megabytes", "seconds"]
 

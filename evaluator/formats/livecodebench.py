@@ -30,19 +30,18 @@ import orjson
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError, json_error_detail
-from .records import (
-    PathLike,
+from .fields import (
     describe_type,
     expect_dict,
     expect_list,
     expect_str,
     leetcode_output_arg,
-    loads_json,
     optional_judge,
     optional_memory_limit,
     optional_time_limit,
     solutions_of,
 )
+from .record_files import PathLike, loads_json
 from .registry import Format, solutions, take_id
 
 __all__ = [

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..problem import Problem
 from .asserts import assertion_problem
-from .records import expect_list, optional_memory_limit, optional_time_limit, require_field
+from .fields import expect_list, optional_memory_limit, optional_time_limit, require_field
 from .registry import Format, Solution, take_id
 
 __all__ = ["FORMAT"]

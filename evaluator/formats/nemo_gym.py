@@ -31,7 +31,7 @@ from typing import Any
 
 from ..problem import Problem
 from .errors import InputError
-from .records import expect_dict, optional_judge, require_field, user_text
+from .fields import expect_dict, optional_judge, require_field, user_text
 from .registry import Format, take_id
 from .testlists import decode_text, io_tests
 

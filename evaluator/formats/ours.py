@@ -46,7 +46,7 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .records import (
+from .fields import (
     argument_position,
     expect_dict,
     expect_list,

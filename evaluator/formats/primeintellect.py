@@ -49,8 +49,8 @@ from ..languages import get_language
 from ..problem import Harness, Problem
 from .errors import InputError
 from .extract import extract_code
+from .fields import expect_dict, expect_list, expect_str, optional_judge, require_field
 from .limits import megabytes, seconds
-from .records import expect_dict, expect_list, expect_str, optional_judge, require_field
 from .registry import Format, Solution, take_id
 from .taco import STDIN_JUDGE
 from .testlists import DecodedTests, case_list, decode_text

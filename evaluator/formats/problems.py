@@ -18,7 +18,8 @@ from typing import Any
 
 from ..problem import Problem
 from .errors import BadProblem, InputError, keep_bad
-from .records import PathLike, describe_type, position_unit, read_records
+from .fields import describe_type
+from .record_files import PathLike, position_unit, read_records
 from .registry import Format, detect_format, file_fallback_id, get_format
 from .spill import TestSpill
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..problem import Problem
 from .errors import InputError
-from .records import describe_type
+from .fields import describe_type
 
 __all__ = [
     "Format",

@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .records import PathLike, dumps_json
+from .record_files import PathLike, dumps_json
 
 __all__ = ["write_lcb_results"]
 

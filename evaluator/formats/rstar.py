@@ -38,7 +38,7 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .records import expect_list, expect_str, optional_judge, require_field
+from .fields import expect_list, expect_str, optional_judge, require_field
 from .registry import Format, take_id
 from .taco import contest_judge
 from .testlists import DecodedTests, call_input, decode_text, json_text, stdin_text

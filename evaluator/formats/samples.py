@@ -22,16 +22,8 @@ from typing import Any
 
 from ..languages import get_language
 from .errors import InputError
-from .records import (
-    PathLike,
-    describe_type,
-    expect_list,
-    expect_str,
-    loads_json,
-    position_unit,
-    read_records,
-    require_field,
-)
+from .fields import describe_type, expect_list, expect_str, require_field
+from .record_files import PathLike, loads_json, position_unit, read_records
 
 __all__ = [
     "Samples",

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .records import expect_dict, expect_list, expect_str, optional_judge
+from .fields import expect_dict, expect_list, expect_str, optional_judge
 from .registry import Format, take_id
 from .testlists import decode_text
 

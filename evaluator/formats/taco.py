@@ -27,14 +27,14 @@ from typing import Any
 
 from ..problem import Harness, Problem
 from .errors import InputError
-from .limits import megabytes, seconds
-from .records import (
+from .fields import (
     expect_dict,
     optional_judge,
     optional_memory_limit,
     optional_time_limit,
     solutions_of,
 )
+from .limits import megabytes, seconds
 from .registry import Format, solutions, take_id
 from .testlists import DecodedTests, decode_text, io_tests
 

@@ -29,7 +29,8 @@ from typing import Any
 
 from ..problem import Harness, TestCase
 from .errors import InputError, json_error_detail
-from .records import describe_type, dumps_json, expect_dict, expect_list, expect_str, loads_json
+from .fields import describe_type, expect_dict, expect_list, expect_str
+from .record_files import dumps_json, loads_json
 
 __all__ = [
     "DecodedTests",

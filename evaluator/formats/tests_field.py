@@ -27,9 +27,9 @@ from typing import Any
 
 from ..problem import Harness, Problem
 from .errors import InputError
+from .fields import expect_dict, expect_str, optional_judge
 from .ours import FORMAT as OURS
 from .ours import PROBLEM_FIELDS
-from .records import expect_dict, expect_str, optional_judge
 from .registry import Format, take_id
 from .taco import STDIN_JUDGE, contest_judge
 from .testlists import DecodedTests, decode_text, tests_value

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..problem import Problem
 from .errors import InputError
-from .records import describe_type, expect_dict, require_field, user_text
+from .fields import describe_type, expect_dict, require_field, user_text
 from .registry import Format, detect_format, get_format
 from .testlists import decode_text
 

@@ -26,7 +26,8 @@ from typing import Any
 
 from evaluator.formats import InputError, read_records
 from evaluator.formats.errors import position_unit
-from evaluator.formats.records import describe_type, loads_json
+from evaluator.formats.fields import describe_type
+from evaluator.formats.record_files import loads_json
 from evaluator.summary import group_name, results_digest
 
 __all__ = [

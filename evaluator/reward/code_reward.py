@@ -21,7 +21,7 @@ from evaluator.problem import Problem, Verdict
 from evaluator.reward.columns import ProblemCache, ProblemError, languages_column, program_of
 from evaluator.runner.grading import GradeOptions, Grader, GradeResult
 from evaluator.runner.run import problem_language, unsupported_message
-from evaluator.sandbox.records import Isolation
+from evaluator.sandbox.jobs import Isolation
 
 __all__ = [
     "BAD_PROBLEM_ACTIONS",

@@ -52,7 +52,7 @@ from typing import Any
 import orjson
 
 from evaluator.formats.errors import InputError
-from evaluator.formats.records import read_records
+from evaluator.formats.record_files import read_records
 from evaluator.problem import Problem
 from evaluator.reward.code_reward import ERROR, VERDICT_NAMES, CodeReward, Submission
 from evaluator.reward.columns import ProblemError, completion_text, row_format, row_record

@@ -13,7 +13,7 @@ from typing import Any
 from evaluator.formats import Samples, read_records, write_lcb_results
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.runner.grading import GradeOptions, GradeResult
-from evaluator.runner.results import (
+from evaluator.runner.journal import (
     Journal,
     humaneval_result_text,
     write_atomic,

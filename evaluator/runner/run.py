@@ -44,9 +44,7 @@ from evaluator.harness import assertion
 from evaluator.languages import DEFAULT_LANGUAGE, BuildLimits, languages, program_language
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.runner.grading import GradeOptions, GradeResult
-from evaluator.runner.outputs import Finished, Item, RunError, per_problem
-from evaluator.runner.protocol import ProgramGrader
-from evaluator.runner.results import (
+from evaluator.runner.journal import (
     Journal,
     JournalError,
     journal_path,
@@ -55,6 +53,8 @@ from evaluator.runner.results import (
     read_journal,
     result_from_dict,
 )
+from evaluator.runner.outputs import Finished, Item, RunError, per_problem
+from evaluator.runner.protocol import ProgramGrader
 from evaluator.summary import k_warnings, summarize
 
 __all__ = [

@@ -31,8 +31,8 @@ from typing import Any
 
 from evaluator.sandbox import reports
 from evaluator.sandbox.files import CLEAR_ENTRIES, CLEAR_SECONDS, remove_tree
+from evaluator.sandbox.jobs import Job, JobResult, LimitHit, RunResult
 from evaluator.sandbox.profile import Profile, load_profile
-from evaluator.sandbox.records import Job, JobResult, LimitHit, RunResult
 from evaluator.sandbox.reference import SERVER_ENV, plain_run
 from evaluator.sandbox.wire import STOP, FrameReader, write_frames
 
@@ -303,7 +303,7 @@ def _run_result(fields: dict[str, Any], stdout: bytes, stderr: bytes) -> RunResu
 
 
 class SandboxPool:
-    """Run :class:`~evaluator.sandbox.records.Job` s in parallel fork servers.
+    """Run :class:`~evaluator.sandbox.jobs.Job` s in parallel fork servers.
 
     >>> from evaluator.sandbox import Job, SandboxPool
     >>> with SandboxPool(workers=1) as pool:

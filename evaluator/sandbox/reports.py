@@ -1,6 +1,6 @@
 """A test's report as bytes: what a child tells its server, and what the server tells the pool.
 
-Both are the same record, the fields of :class:`~evaluator.sandbox.records.RunResult` but the
+Both are the same record, the fields of :class:`~evaluator.sandbox.jobs.RunResult` but the
 program's output: a fixed binary header, then the rare text fields as JSON (only when there
 are any), and the return value of a call-based test as a frame of its own, never escaped
 inside another document (it can be megabytes). A child's header starts with the run's key and

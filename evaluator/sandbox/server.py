@@ -61,7 +61,7 @@ from evaluator.sandbox.files import (
     write_path,
 )
 from evaluator.sandbox.inside import harness
-from evaluator.sandbox.records import wall_backstop
+from evaluator.sandbox.jobs import wall_backstop
 from evaluator.sandbox.wire import STOP, FrameReader, frames_end, split_frames, write_frames
 
 
@@ -707,7 +707,7 @@ class Server:
     def _fetch(self, paths: list[str], budget: int) -> str:
         """``Job.fetch_files`` read back from the run dir (regular files only, never through
         a link: :func:`~evaluator.sandbox.files.read_path`), ``budget`` bytes in all, as the
-        JSON :meth:`RunResult.fetched <evaluator.sandbox.records.RunResult.fetched>` reads:
+        JSON :meth:`RunResult.fetched <evaluator.sandbox.jobs.RunResult.fetched>` reads:
         ``{"files": {path: base64}, "not_read": {path: why}}``."""
         files: dict[str, str] = {}
         not_read: dict[str, str] = {}

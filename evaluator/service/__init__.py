@@ -17,6 +17,6 @@ not import it.
 from __future__ import annotations
 
 from evaluator.service.app import DEFAULT_MAX_BODY, Settings, create_app
-from evaluator.service.server import is_loopback, serve
+from evaluator.service.uvicorn_server import is_loopback, serve
 
 __all__ = ["DEFAULT_MAX_BODY", "Settings", "create_app", "is_loopback", "serve"]

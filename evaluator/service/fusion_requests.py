@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from evaluator.sandbox.records import check_paths
+from evaluator.sandbox.jobs import check_paths
 
 __all__ = [
     "DEFAULT_TIMEOUT",

@@ -101,7 +101,7 @@ def test_resume_rejects_other_options_and_torn_line(tmp_path):
     assert first.exit_code == 0
     result = json.loads(out.read_text())[0]["details"][0]
     from evaluator.formats import read_problems
-    from evaluator.runner.results import problem_fingerprint, program_key
+    from evaluator.runner.journal import problem_fingerprint, program_key
 
     key = program_key(problem_fingerprint(read_problems(problems)[0]), GOOD)
     header = {

@@ -20,8 +20,8 @@ from evaluator.datasets.convert import (
     read_debugbench,
     read_leetcode,
 )
+from evaluator.datasets.entries import read_entries, write_records
 from evaluator.datasets.filter import filter_entries, normalise_statement
-from evaluator.datasets.records import read_entries, write_records
 from evaluator.formats import Samples, encode_private_tests, problem_from_lcb
 
 DATA = Path(os.environ["MICROCODER_TEST_DATA"])  # vendored subsets

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evaluator.datasets.check import check_entries
-from evaluator.datasets.records import read_entries
+from evaluator.datasets.entries import read_entries
 
 SOURCES = Path(__file__).resolve().parents[1] / "data" / "sources"
 

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from evaluator.formats import InputError, read_records
-from evaluator.formats.records import position_unit
+from evaluator.formats.record_files import position_unit
 
 RECORDS = [{"id": "a", "n": 1}, {"id": "b", "n": [1, 2]}, {"id": "c", "n": None}]
 

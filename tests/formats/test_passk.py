@@ -6,7 +6,7 @@ from math import comb
 
 import pytest
 
-from evaluator.formats import pass_at_k
+from evaluator.summary import pass_at_k
 
 
 @pytest.mark.parametrize(

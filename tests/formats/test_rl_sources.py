@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evaluator.formats import InputError, detect_format, get_format, read_problems
-from evaluator.formats.records import read_records
+from evaluator.formats.record_files import read_records
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.runner import GradeOptions, Grader
 

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from evaluator.cli.tables import print_table
 from evaluator.formats import write_lcb_results
-from evaluator.formats.records import dumps_json
+from evaluator.formats.record_files import dumps_json
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeResult
 from evaluator.runner.grading import TestResult, clean_message
-from evaluator.runner.results import (
+from evaluator.runner.journal import (
     Journal,
     problem_fingerprint,
     program_key,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader
 from evaluator.runner.grading import excerpt
-from evaluator.runner.results import result_from_dict
+from evaluator.runner.journal import result_from_dict
 
 PROBLEM = Problem("echo", Harness.STDIN, [TestCase("a\n", "a\n"), TestCase("b\n", "b\n")] * 2)
 

@@ -27,7 +27,7 @@ from evaluator.formats import (
     problem_to_ours,
     read_records,
 )
-from evaluator.formats.records import dumps_json
+from evaluator.formats.record_files import dumps_json
 from evaluator.formats.registry import Format, Solution, detect_format, file_fallback_id
 from evaluator.harness import assertion
 from evaluator.problem import Harness, Problem
@@ -250,7 +250,7 @@ def to_format(entry: Entry, target: str) -> dict[str, Any]:
 def _lcb_metadata(problem: Problem) -> dict[str, Any]:
     """A LiveCodeBench record's ``metadata``: the function called and, for an in-place
     problem, the argument judged (read back by
-    :func:`~evaluator.formats.records.leetcode_output_arg`)."""
+    :func:`~evaluator.formats.fields.leetcode_output_arg`)."""
     meta: dict[str, Any] = {"func_name": problem.func_name} if problem.func_name else {}
     if problem.output_arg is not None:
         meta["output_arg"] = problem.output_arg

@@ -19,7 +19,7 @@ import gzip
 import json
 import os
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -27,22 +27,7 @@ import orjson
 
 from .errors import InputError, json_error_detail, position_unit
 
-__all__ = [
-    "read_records",
-    "position_unit",
-    "require_field",
-    "expect_str",
-    "expect_list",
-    "expect_dict",
-    "optional_judge",
-    "optional_time_limit",
-    "optional_memory_limit",
-    "describe_type",
-    "dumps_json",
-    "solutions_of",
-    "user_text",
-    "loads_json",
-]
+__all__ = ["dumps_json", "loads_json", "position_unit", "read_records"]
 
 PathLike = str | os.PathLike[str]
 
@@ -226,145 +211,3 @@ def read_records(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
     if layout == "json":
         return _read_json_array(path)
     return _read_jsonl(path)
-
-
-# --- field helpers shared by the record converters -------------------------------------------
-# They raise InputError carrying the field name; the file readers add path and line.
-
-_MISSING = object()
-
-
-def require_field(record: Mapping[str, Any], name: str) -> Any:
-    """``record[name]``, or an InputError naming the missing field and the fields present."""
-    value = record.get(name, _MISSING)
-    if value is _MISSING or value is None:
-        present = ", ".join(sorted(record)) or "none"
-        raise InputError(f"missing required field (fields present: {present})", field=name)
-    return value
-
-
-def expect_str(value: Any, field: str, *, non_empty: bool = False) -> str:
-    """``value`` if it is a string (non-empty when asked), else an InputError."""
-    if not isinstance(value, str):
-        raise InputError(f"expected a string, got {describe_type(value)}", field=field)
-    if non_empty and not value.strip():
-        raise InputError("must not be empty", field=field)
-    return value
-
-
-def expect_list(value: Any, field: str) -> list[Any]:
-    """``value`` if it is a list, else an InputError."""
-    if not isinstance(value, list):
-        raise InputError(f"expected a list, got {describe_type(value)}", field=field)
-    return value
-
-
-def expect_dict(value: Any, field: str) -> dict[str, Any]:
-    """``value`` if it is an object, else an InputError."""
-    if not isinstance(value, dict):
-        raise InputError(f"expected an object, got {describe_type(value)}", field=field)
-    return value
-
-
-def optional_judge(record: Mapping[str, Any]) -> str | dict[str, Any] | None:
-    """The optional ``judge`` field: a judge name or a special-judge spec object."""
-    judge = record.get("judge")
-    if judge is None or isinstance(judge, dict):
-        return judge
-    if isinstance(judge, str) and judge.strip():
-        return judge
-    raise InputError(
-        f"expected a judge name or an object, got {describe_type(judge)}", field="judge"
-    )
-
-
-def optional_time_limit(record: Mapping[str, Any]) -> float | None:
-    """The optional ``time_limit`` field: CPU seconds per test, a positive number."""
-    value = record.get("time_limit")
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise InputError(
-            f"expected a positive number of seconds, got {value!r}", field="time_limit"
-        )
-    return float(value)
-
-
-def optional_memory_limit(record: Mapping[str, Any]) -> int | None:
-    """The optional ``memory_limit`` field: megabytes, a positive integer."""
-    value = record.get("memory_limit")
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)  # 256.0 from a spreadsheet or a JSON writer is still 256 MB
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise InputError(
-            f"expected a positive whole number of megabytes, got {value!r}", field="memory_limit"
-        )
-    return value
-
-
-def argument_position(value: Any, field: str) -> int | None:
-    """An optional argument's position (``output_arg``): None, or a whole number >= 0."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(f"expected an argument's position (0 or more), got {value!r}", field=field)
-    return value
-
-
-def leetcode_output_arg(meta: Mapping[str, Any], field: str = "metadata") -> int | None:
-    """The argument an in-place LeetCode problem is judged by, from the question's metadata as
-    LeetCode gives it (``metaData``: ``"return": {"type": "void"}, "output": {"paramindex":
-    0}``), or an ``output_arg`` beside ``func_name``; None when the return value is judged.
-    An ``output`` with a ``size`` (``removeElement``: the first ``ret`` items of ``nums``
-    and the count returned) is a judge of its own, not read here."""
-    if meta.get("output_arg") is not None:
-        return argument_position(meta["output_arg"], f"{field}.output_arg")
-    output = meta.get("output")
-    if not isinstance(output, dict) or "size" in output:
-        return None
-    return argument_position(output.get("paramindex"), f"{field}.output.paramindex")
-
-
-def user_text(messages: Any) -> str:
-    """The text of a chat prompt's user messages (a string is its own text): the statement of
-    a row that carries its problem as a prompt (verl rows, NeMo-Gym)."""
-    if isinstance(messages, str):
-        return messages
-    if isinstance(messages, list):
-        return "\n\n".join(
-            str(message.get("content") or "")
-            for message in messages
-            if isinstance(message, Mapping) and message.get("role") == "user"
-        )
-    return ""
-
-
-def solutions_of(value: Any) -> list[str]:
-    """The programs in a record's solutions field: a string, or a list of strings (a JSON
-    text of one, as TACO and APPS ship them); empty ones and other values left out."""
-    if isinstance(value, str) and value.lstrip().startswith("["):
-        try:
-            value = loads_json(value)
-        except ValueError:
-            pass
-    if isinstance(value, str):
-        return [value] if value.strip() else []
-    if isinstance(value, list | tuple):
-        return [item for item in value if isinstance(item, str) and item.strip()]
-    return []
-
-
-def describe_type(value: Any) -> str:
-    """JSON-ish type names for messages: users wrote JSON, not Python."""
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)

@@ -1,6 +1,6 @@
 """The grading commands: ``grade`` (any problem file), ``demo`` (the bundled set) and ``lcb``
 (LiveCodeBench releases). They share their options (:mod:`.options`) and the run
-(:mod:`.run`)."""
+(:mod:`.grade_driver`)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from typing import Any
 import click
 
 from evaluator import lcb as lcb_data
+from evaluator.cli.grade_driver import run
 from evaluator.cli.options import FORMAT, PROBLEMS, TESTS_DIR, grading_options
 from evaluator.cli.paths import check_paths
-from evaluator.cli.run import run
 from evaluator.formats import BadProblem, InputError, iter_problems, read_problems
 from evaluator.formats.problems import spill_beyond
-from evaluator.formats.records import read_records
+from evaluator.formats.record_files import read_records
 from evaluator.formats.registry import detect_format, get_format
 from evaluator.problem import Problem
 
