@@ -32,30 +32,29 @@ The verdict, by what the checker did:
   memory (its last stderr line a ``MemoryError``), or not started at all: **ERROR**, a judge failure, never the program's fault. (open-r1 counts a
   checker that times out as a failed test; we do not blame the program for a judge's hang.)
 
-The checker is the problem setter's code and is trusted as a ``program`` checker is: it runs
-outside the sandbox profile with the grader's own interpreter (``sys.executable -I``, so no
-user site packages or ``PYTHON*`` variables), rlimits on CPU, data segment and file size, no
-core dumps, an environment of ``PATH`` only, and a wall-clock timeout that kills its whole
-process group. Its source must compile (checked when the problem's judge is built, so a broken
-checker is an ERROR before any program runs).
+The checker is the problem setter's code and is trusted as a ``program`` checker is, and
+started as one is (:mod:`.trusted`): through the grader's launcher for trusted programs
+(rlimits, Landlock, no network, its own process group killed past its wall-clock limit),
+with the grader's own interpreter (``sys.executable -I``, so no user site packages or
+``PYTHON*`` variables), in a directory holding only its four files. Its source must compile
+(checked when the problem's judge is built, so a broken checker is an ERROR before any
+program runs).
 """
 
 from __future__ import annotations
 
-import math
-import os
 import re
 import signal
 import sys
-import tempfile
 from concurrent.futures import Future
 from dataclasses import dataclass
 
 from evaluator.problem import Verdict
 from evaluator.sandbox import Limits, SandboxPool
+from evaluator.sandbox.launcher import START_FAILED, START_FAILED_MARK
 
 from .base import cap, show
-from .trusted import file_bytes, run_group
+from .trusted import file_bytes, run_checker
 
 __all__ = ["ACCEPTING_OUTPUTS", "CodeforcesChecker", "correct_output_file", "output_file"]
 
@@ -63,32 +62,6 @@ Outcome = tuple[Verdict, str]
 
 ACCEPTING_OUTPUTS = frozenset({"1", "100"})
 """What an accepting checker prints (its stdout stripped)."""
-
-OUTPUT_CAP = 16 << 20  # bytes the checker may write to any file (RLIMIT_FSIZE)
-_READ_BYTES = 4096  # bytes of its stdout and stderr read back
-_NOT_STARTED = 127
-_NOT_STARTED_MARK = "mc-checker: cannot start: "
-
-# ``python -I -c _START cpu_s data_bytes fsize_bytes checker.py input correct output``: set the
-# rlimits, then run checker.py as ``__main__`` with its three arguments, in this process (one
-# interpreter start per test). A failure before the checker's first line exits 127 with a
-# marked message: a judge failure, never a verdict on the program.
-_START = f"""
-import resource, runpy, sys
-try:
-    cpu, data, fsize = (int(a) for a in sys.argv[1:4])
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_DATA, (data, data))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    sys.argv = sys.argv[4:]
-except BaseException as exc:
-    import os
-    sys.stderr.write({_NOT_STARTED_MARK!r} + repr(exc) + "\\n")
-    sys.stderr.flush()
-    os._exit({_NOT_STARTED})
-runpy.run_path(sys.argv[0], run_name="__main__")
-"""
 
 _LINE_END_CR = re.compile(r"\r(?=\n|\Z)")
 
@@ -128,33 +101,15 @@ class CodeforcesChecker:
     def run(self, test_input: str, output: bytes, expected: str) -> Outcome:
         """Run the checker on one test and return its verdict. Blocks up to the wall-clock
         limit (``2 * time_limit + 1`` seconds unless the limits say otherwise)."""
-        with tempfile.TemporaryDirectory(prefix="mc-cf-checker-") as work:
-            for name, data in (
-                ("checker.py", self.code.encode("utf-8", "surrogatepass")),
-                ("input.txt", file_bytes(test_input)),
-                ("correct_output.txt", correct_output_file(expected)),
-                ("output.txt", output_file(output)),
-            ):
-                with open(os.path.join(work, name), "wb") as handle:
-                    handle.write(data)
-            command = [
-                sys.executable,
-                "-I",
-                "-c",
-                _START,
-                str(math.ceil(self.limits.cpu_time)),
-                str(self.limits.memory_mb << 20),
-                str(OUTPUT_CAP),
-                "checker.py",
-                "input.txt",
-                "correct_output.txt",
-                "output.txt",
-            ]
-            out_path, err_path = os.path.join(work, ".stdout"), os.path.join(work, ".stderr")
-            with open(out_path, "wb") as out, open(err_path, "wb") as err:
-                status = run_group(command, work, out, err, self.limits.effective_wall_time)
-            stdout, stderr = _head(out_path), _tail(err_path)
-        return verdict(status, stdout, stderr)
+        files = {
+            "checker.py": self.code.encode("utf-8", "surrogatepass"),
+            "input.txt": file_bytes(test_input),
+            "correct_output.txt": correct_output_file(expected),
+            "output.txt": output_file(output),
+        }
+        argv = [sys.executable, "-I", "checker.py", "input.txt", "correct_output.txt", "output.txt"]
+        run = run_checker(argv, files, self.limits)
+        return verdict(run.status, run.stdout, run.stderr_tail)
 
     def submit(
         self, pool: SandboxPool, test_input: str, output: bytes, expected: str
@@ -186,7 +141,7 @@ def verdict(status: int | None, stdout: str, stderr: str) -> Outcome:
         except ValueError:
             name = f"signal {-status}"
         return Verdict.ERROR, cap(_why(f"checker killed by {name}", last))
-    if status == _NOT_STARTED and _NOT_STARTED_MARK in stderr:
+    if status == START_FAILED and START_FAILED_MARK in stderr:
         return Verdict.ERROR, cap(_why("checker not started", last))
     if last.startswith("MemoryError"):  # over its own memory limit: the judge's failure
         return Verdict.ERROR, cap(_why(f"checker ran out of memory (status {status})", last))
@@ -196,14 +151,3 @@ def verdict(status: int | None, stdout: str, stderr: str) -> Outcome:
 def _why(what: str, detail: str) -> str:
     return f"{what}: {detail}" if detail else what
 
-
-def _head(path: str) -> str:
-    with open(path, "rb") as handle:
-        return handle.read(_READ_BYTES).decode("utf-8", "replace")
-
-
-def _tail(path: str) -> str:
-    with open(path, "rb") as handle:
-        size = handle.seek(0, os.SEEK_END)
-        handle.seek(max(0, size - _READ_BYTES))
-        return handle.read().decode("utf-8", "replace")

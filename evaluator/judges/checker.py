@@ -13,15 +13,18 @@ A stdin problem's ``judge`` may be a checker spec instead of a judge name:
     error, or a limit hit is a judge failure: verdict ERROR, never WA.
 
 ``{"type": "program", "path": P}``
-    An executable following testlib's convention ``P input_file output_file answer_file``,
-    run in a fresh temp dir (its working directory). Exit status 0 is accepted; 1 (testlib
-    ``_wa``) and 2 (testlib ``_pe``, presentation error) are a wrong answer; any other
-    status, a signal, a timeout, or a failure to start it is a judge failure (ERROR). Its
-    stderr, else its stdout, is the message. The program is **trusted code** (the problem
-    setter's, like testlib checkers on contest judges): it is *not* confined by the sandbox
-    profile (which forbids ``exec``), only limited by rlimits (CPU, data segment, file size,
-    no core dumps), a wall-clock timeout that kills its whole process group, and an
-    environment holding only ``PATH``.
+    An executable following testlib's convention ``P input.txt output.txt answer.txt``,
+    run in a fresh temp dir (its working directory) that holds those three files. Exit
+    status 0 is accepted; 1 (testlib ``_wa``) and 2 (testlib ``_pe``, presentation error)
+    are a wrong answer; any other status, a signal, a timeout, or a failure to start it is a
+    judge failure (ERROR). Its stderr, else its stdout, is the message. The program is
+    **trusted code** (the problem setter's, like testlib checkers on contest judges): not
+    held to the sandbox profile (which forbids ``exec``), but started, as builds are, through
+    the grader's one launcher for trusted programs (:mod:`.trusted`,
+    :mod:`evaluator.sandbox.launcher`): rlimits (CPU, data segment, file size, no core
+    dumps), a wall-clock timeout that kills its whole process group, Landlock (it reads the
+    toolchain, the grader's interpreter and its own file, writes only its directory), no
+    network, an unprivileged user of its own, an environment of ``PATH`` and the C locale.
 
 ``{"type": "codeforces", "code": "<python source>"}``
     open-r1/codeforces' convention (:mod:`.cf_checker`): the source is run as ``checker.py
@@ -44,8 +47,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
-import tempfile
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,7 +58,7 @@ from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult, SandboxPo
 from .base import MAX_MESSAGE, cap
 from .cf_checker import CodeforcesChecker
 from .jsonvalue import decode
-from .trusted import file_bytes, run_group
+from .trusted import file_bytes, run_checker
 
 Outcome = tuple[Verdict, str]
 
@@ -67,27 +68,7 @@ TRUSTED_CHECKER_TYPES = frozenset({"program", "codeforces"})
 not take them from its clients (``mcevaluate serve --trust-checkers`` says otherwise)."""
 _REQUIRED = {"python": "code", "program": "path", "codeforces": "code"}  # each type's key
 DEFAULT_CHECKER_LIMITS = Limits(cpu_time=10.0, memory_mb=1024)
-PROGRAM_OUTPUT_CAP = 16 << 20  # bytes a program checker may write to any file (RLIMIT_FSIZE)
-_MESSAGE_BYTES = 4096  # bytes of a program checker's stdout/stderr kept for the message
 _WA_STATUSES = (1, 2)  # testlib: _wa, _pe
-_START_FAILED = 127  # the wrapper could not set limits or exec the checker
-
-# Runs as ``python -I -c _WRAPPER cpu_s data_bytes fsize_bytes path args...``: set rlimits,
-# then become the checker. Any failure before exec exits 127 (a judge failure), never 1 (WA).
-_WRAPPER = """
-import os, resource, sys
-try:
-    cpu, data, fsize = (int(a) for a in sys.argv[1:4])
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_DATA, (data, data))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    os.execv(sys.argv[4], sys.argv[4:])
-except BaseException as exc:
-    sys.stderr.write(f"cannot start the checker: {exc!r}\\n")
-    sys.stderr.flush()
-    os._exit(127)
-"""
 
 
 def runs_outside_sandbox(spec: object) -> bool:
@@ -226,34 +207,14 @@ class ProgramChecker:
     def run(self, test_input: str, output: bytes, expected: str) -> Outcome:
         """Run the checker on one test and return its verdict. Blocks up to the wall-clock
         limit (``2 * time_limit + 1`` seconds)."""
-        with tempfile.TemporaryDirectory(prefix="mc-checker-") as work:
-            files = {}
-            for name, data in (
-                ("input.txt", file_bytes(test_input)),
-                ("output.txt", output),
-                ("answer.txt", file_bytes(expected)),
-            ):
-                files[name] = os.path.join(work, name)
-                with open(files[name], "wb") as handle:
-                    handle.write(data)
-            out_path, err_path = os.path.join(work, "stdout"), os.path.join(work, "stderr")
-            command = [
-                sys.executable,
-                "-I",
-                "-c",
-                _WRAPPER,
-                str(math.ceil(self.limits.cpu_time)),
-                str(self.limits.memory_mb << 20),
-                str(PROGRAM_OUTPUT_CAP),
-                self.path,
-                files["input.txt"],
-                files["output.txt"],
-                files["answer.txt"],
-            ]
-            with open(out_path, "wb") as out, open(err_path, "wb") as err:
-                status = run_group(command, work, out, err, self.limits.effective_wall_time)
-            message = _message(err_path) or _message(out_path)
-        return exit_verdict(status, message)
+        files = {
+            "input.txt": file_bytes(test_input),
+            "output.txt": output,
+            "answer.txt": file_bytes(expected),
+        }
+        argv = [self.path, "input.txt", "output.txt", "answer.txt"]
+        run = run_checker(argv, files, self.limits, readable=(self.path,))
+        return exit_verdict(run.status, cap(run.stderr.strip()) or cap(run.stdout.strip()))
 
     def submit(
         self, pool: SandboxPool, test_input: str, output: bytes, expected: str
@@ -266,11 +227,6 @@ class ProgramChecker:
         except Exception as exc:  # noqa: BLE001 - reported as the judge's failure
             outcome.set_result((Verdict.ERROR, f"checker not run: {exc}"))
         return outcome
-
-
-def _message(path: str) -> str:
-    with open(path, "rb") as handle:
-        return cap(handle.read(_MESSAGE_BYTES).decode("utf-8", "replace").strip())
 
 
 def exit_verdict(status: int | None, message: str) -> Outcome:

@@ -1,40 +1,80 @@
 """Running a checker that is the problem setter's code (trusted, like testlib checkers on
-contest judges): outside the sandbox profile, in a session of its own, killed with its whole
-process group past a wall-clock limit. The program checkers (:mod:`.checker`) and
-open-r1/codeforces' checkers (:mod:`.cf_checker`) run so."""
+contest judges): outside the sandbox profile, through the grader's one launcher for trusted
+programs (:mod:`evaluator.sandbox.launcher`: rlimits, Landlock, no network, its own process
+group killed past its wall-clock limit, an unprivileged user of its own), in a fresh
+directory holding only its files, which is all it may write. It may read the system's
+toolchain, the grader's Python interpreter and the paths its caller names; nothing else (not
+the problem's other tests, not the grader's files). The program checkers (:mod:`.checker`)
+and open-r1/codeforces' checkers (:mod:`.cf_checker`) run so."""
 
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-from typing import Any
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO
 
-__all__ = ["file_bytes", "run_group"]
+from evaluator.sandbox import Limits
+from evaluator.sandbox.launcher import TrustedLimits, interpreter_paths, launch, trusted_user
+
+__all__ = ["OUTPUT_CAP", "CheckerRun", "file_bytes", "run_checker"]
+
+OUTPUT_CAP = 16 << 20  # bytes a checker may write to any file (RLIMIT_FSIZE)
+READ_BYTES = 4096  # bytes of its stdout and stderr read back (each end)
 
 
-def run_group(command: list[str], cwd: str, out: Any, err: Any, timeout: float) -> int | None:
-    """Run ``command`` in ``cwd`` with no stdin, stdout and stderr to the files ``out`` and
-    ``err`` and an environment of ``PATH`` only; past ``timeout`` seconds kill its whole
-    process group. The exit status (negative: the signal that killed it), None on timeout."""
-    process = subprocess.Popen(
-        command,
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=out,
-        stderr=err,
-        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
-        start_new_session=True,
-    )
-    try:
-        return process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        try:  # the group id is still ours: its leader is not reaped yet
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait()
-        return None
+@dataclass(frozen=True, slots=True)
+class CheckerRun:
+    """How a checker ended: its exit status (negative: the signal that killed it; None: past
+    its wall-clock limit), the start of its stdout, the start and the end of its stderr
+    (:data:`READ_BYTES` each, decoded as UTF-8 with replacement)."""
+
+    status: int | None
+    stdout: str
+    stderr: str
+    stderr_tail: str
+
+
+def run_checker(
+    argv: Sequence[str],
+    files: Mapping[str, bytes],
+    limits: Limits,
+    readable: Sequence[str] = (),
+) -> CheckerRun:
+    """Write ``files`` (name to bytes) into a fresh directory and run ``argv`` there (its
+    first item an absolute path), under ``limits``' CPU, memory and wall-clock limits, able
+    to read ``readable`` and the grader's interpreter besides the toolchain. Raises
+    ``OSError`` when it cannot be started at all."""
+    with tempfile.TemporaryDirectory(prefix="mc-checker-") as work:
+        for name, data in files.items():
+            with open(os.path.join(work, name), "wb") as handle:
+                handle.write(data)
+        trusted = TrustedLimits(
+            cpu_time=limits.cpu_time,
+            memory_mb=limits.memory_mb,
+            file_bytes=OUTPUT_CAP,
+            wall_time=limits.effective_wall_time,
+        )
+        # its stdout and stderr unlinked: it cannot name them, they do not sit among its files
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            run = launch(
+                argv, work, trusted, out=out, err=err,
+                readable=(*interpreter_paths(), *readable), user=trusted_user(),
+            )  # fmt: skip
+            status = None if run.limit is not None else run.status
+            return CheckerRun(status, _head(out), _head(err), _tail(err))
+
+
+def _head(file: IO[bytes]) -> str:
+    file.seek(0)
+    return file.read(READ_BYTES).decode("utf-8", "replace")
+
+
+def _tail(file: IO[bytes]) -> str:
+    size = file.seek(0, os.SEEK_END)
+    file.seek(max(0, size - READ_BYTES))
+    return file.read().decode("utf-8", "replace")
 
 
 def file_bytes(text: str) -> bytes:

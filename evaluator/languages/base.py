@@ -29,7 +29,7 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class BuildLimits:
     """What one build may use. The compiler reads untrusted input, so it runs confined
-    (:mod:`evaluator.languages.confine`); a build past any limit is a compile error. Its time
+    (:mod:`evaluator.sandbox.launcher`); a build past any limit is a compile error. Its time
     is judged by CPU (per process); the wall clock is only a backstop (:func:`wall_backstop`)."""
 
     cpu_time: float = 10.0  # seconds of CPU, for each process of the build (RLIMIT_CPU)
@@ -66,7 +66,7 @@ def wall_backstop(cpu_time: float) -> float:
 @dataclass(frozen=True, slots=True)
 class ToolRun:
     """How a confined tool run ended: ``status`` (exit status, negative: the signal that
-    killed it), ``limit`` (``"wall"``, or None), what it wrote on stdout and stderr (the
+    killed it), ``limit`` (``"wall"``, ``"stopped"``, or None), what it wrote on stdout and stderr (the
     start, ``message_bytes`` at most) and its wall time."""
 
     status: int
@@ -77,7 +77,7 @@ class ToolRun:
 
 class Tool(Protocol):
     """Runs ``argv`` (its first item an absolute path) confined, in the build directory
-    ``work``, under :attr:`limits` (:func:`evaluator.languages.confine.run_tool`)."""
+    ``work``, under :attr:`limits` (:class:`evaluator.languages.builds.ConfinedTool`)."""
 
     limits: BuildLimits
 
@@ -110,7 +110,7 @@ class Language:
     fence_tags: tuple[str, ...] = ()  # code-fence tags it answers to ("cpp", "c++")
     compiled: bool = False  # whether it has a build step (else the sandbox runs it)
     default_flags: tuple[str, ...] = ()  # the build's documented flags
-    # what its build may read beyond the system toolchain (confine.TOOLCHAIN_PATHS): a
+    # what its build may read beyond the system toolchain (launcher.TOOLCHAIN_PATHS): a
     # toolchain installed elsewhere (/opt/..., a rustup home)
     toolchain_paths: tuple[str, ...] = ()
 

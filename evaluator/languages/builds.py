@@ -2,7 +2,8 @@
 confined.
 
 A :class:`Builder` runs at most ``workers`` builds at once (each in a private directory,
-through :class:`~evaluator.languages.confine.ConfinedTool`) and keeps what it built by the
+through :class:`ConfinedTool`, the grader's one launcher for trusted programs:
+:mod:`evaluator.sandbox.launcher`) and keeps what it built by the
 hash of the language, its toolchain's version, the flags and the source: a program submitted
 again (the same completion twice in an RL group, a rerun) is built once. Binaries are kept
 in memory up to ``keep_bytes`` (the oldest finished builds go first). A language's
@@ -20,16 +21,48 @@ import shutil
 import tempfile
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
-from .base import Build, BuildLimits, Language
-from .confine import ConfinedTool, build_user
+from evaluator.sandbox.launcher import TrustedLimits, launch, trusted_user
 
-__all__ = ["Builder"]
+from .base import Build, BuildLimits, Language, ToolRun
+
+__all__ = ["Builder", "ConfinedTool"]
 
 _PREPARED_KEPT = 8  # flag sets prepared per builder (each C++ one is a 100 MB header)
 # Prepared work builds trusted input (the toolchain's own headers), whatever the builds'
 # limits: room enough on a loaded machine (the C++ header takes ~4 s of CPU, ~1 GB).
 PREPARE_LIMITS = BuildLimits(cpu_time=120.0, wall_time=300.0, memory_mb=4096)
+
+
+@dataclass(frozen=True)
+class ConfinedTool:
+    """A :class:`~evaluator.languages.base.Tool`: runs a compiler through the grader's
+    launcher (:func:`evaluator.sandbox.launcher.launch`, which says how it is confined) under
+    ``limits``, reading the toolchain and ``readable``, writing only its build directory; a
+    set ``stop`` ends the run at once; ``user``: the uid and gid a root grader runs it as
+    (:func:`~evaluator.sandbox.launcher.trusted_user`)."""
+
+    limits: BuildLimits
+    readable: tuple[str, ...] = ()
+    stop: threading.Event | None = None
+    user: tuple[int, int] | None = None
+
+    def __call__(self, argv: list[str], work: str) -> ToolRun:
+        limits = TrustedLimits(
+            cpu_time=self.limits.cpu_time,
+            memory_mb=self.limits.memory_mb,
+            file_bytes=self.limits.output_bytes,
+            wall_time=self.limits.effective_wall_time,
+        )
+        with tempfile.TemporaryFile() as output:  # unlinked: the compiler cannot name it
+            run = launch(
+                argv, work, limits, out=output, err=output,
+                readable=self.readable, user=self.user, stop=self.stop,
+            )  # fmt: skip
+            output.seek(0)
+            text = output.read(self.limits.message_bytes)
+        return ToolRun(run.status, run.limit, text, run.seconds)
 
 
 class Builder:
@@ -55,7 +88,7 @@ class Builder:
         self._prepared: dict[tuple[str, tuple[str, ...]], Future[tuple[tuple[str, ...], str]]]
         self._prepared = {}
         self._stop = threading.Event()
-        self._user = build_user()  # a root grader's builds run as a user that owns nothing
+        self._user = trusted_user()  # a root grader's builds run as a user that owns nothing
         self._lock = threading.Lock()
         self._closed = False
         self.built = 0  # builds run (not answered from the cache)

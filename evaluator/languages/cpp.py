@@ -2,7 +2,7 @@
 
 Build: ``g++ -std=c++17 -O2 -o solution solution.cpp`` (the flags are :attr:`Cpp.default_flags`;
 a problem's ``metadata["cpp_flags"]`` or the grading options replace them), confined and
-limited (:mod:`evaluator.languages.confine`), plus one small translation unit of ours that
+limited (:mod:`evaluator.sandbox.launcher`), plus one small translation unit of ours that
 gives threads other than the main one an 8 MiB stack (:data:`THREADS_CODE`). Run:
 ``./solution < input > output``, the binary executed in the sandbox (``docs/plain-run.md``,
 "C++").
@@ -23,8 +23,9 @@ import re
 import shutil
 import subprocess
 
+from evaluator.sandbox.launcher import START_FAILED, START_FAILED_MARK
+
 from .base import Build, Language, Tool, ToolRun
-from .confine import START_FAILED
 
 __all__ = ["LANGUAGE", "Cpp"]
 
@@ -99,7 +100,7 @@ class Cpp(Language):
             file.write(THREADS_CODE)
         run = tool([self.compiler, *flags, "-o", BINARY, SOURCE, THREADS_SOURCE], work)
         output = run.output.decode("utf-8", "replace")
-        if run.status == START_FAILED and output.startswith("cannot start the build"):
+        if run.status == START_FAILED and output.startswith(START_FAILED_MARK):
             raise OSError(output.strip())  # the grader's set-up: not the program's fault
         binary = os.path.join(work, BINARY)
         if run.status == 0 and run.limit is None and os.path.isfile(binary):

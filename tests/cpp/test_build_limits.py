@@ -14,9 +14,9 @@ import time
 import pytest
 
 from evaluator.languages import BuildLimits
-from evaluator.languages import confine as confine_module
 from evaluator.languages.base import wall_backstop
-from evaluator.languages.builds import Builder
+from evaluator.languages.builds import Builder, ConfinedTool
+from evaluator.sandbox import launcher
 from tests.cpp.plain import CPP
 
 # A constant the compiler must evaluate: 2^40 steps, far more CPU than any limit below.
@@ -57,7 +57,7 @@ def stopped_builds(monkeypatch):
     starts, for ``pause`` seconds, then continued: what a machine too loaded to schedule it
     does to it, in the extreme."""
     pause = 4.0
-    watch = confine_module._watch
+    watch = launcher._watch
 
     def stopped(process, deadline, stop):
         os.killpg(process.pid, signal.SIGSTOP)
@@ -65,7 +65,7 @@ def stopped_builds(monkeypatch):
         os.killpg(process.pid, signal.SIGCONT)
         return watch(process, deadline, stop)
 
-    monkeypatch.setattr(confine_module, "_watch", stopped)
+    monkeypatch.setattr(launcher, "_watch", stopped)
     return pause
 
 
@@ -73,6 +73,6 @@ def test_a_build_held_up_longer_than_its_cpu_limit_still_builds(stopped_builds):
     limits = BuildLimits(cpu_time=3.0)  # under its whole CPU limit: SMALL needs a fraction
     assert stopped_builds > limits.cpu_time
     with tempfile.TemporaryDirectory() as work:
-        build = CPP.build(SMALL, CPP.default_flags, work, confine_module.ConfinedTool(limits))
+        build = CPP.build(SMALL, CPP.default_flags, work, ConfinedTool(limits))
     assert build.ok, build
     assert build.seconds > limits.cpu_time  # its wall time was past the CPU limit

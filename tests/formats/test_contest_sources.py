@@ -33,6 +33,7 @@ from evaluator.judges.cf_checker import (
     verdict,
 )
 from evaluator.judges.checker import CHECKER_TYPES, build_checker
+from evaluator.sandbox.launcher import START_FAILED_MARK
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner.grading import GradeOptions, Grader
 from evaluator.sandbox import Limits
@@ -475,7 +476,7 @@ def test_verdict_by_status():
     assert verdict(2, "1", "")[0] is Verdict.WA
     assert verdict(None, "", "")[0] is Verdict.ERROR
     assert verdict(-signal.SIGXCPU, "", "")[0] is Verdict.ERROR
-    assert verdict(127, "", "mc-checker: cannot start: OSError()")[0] is Verdict.ERROR
+    assert verdict(127, "", f"{START_FAILED_MARK}OSError: x")[0] is Verdict.ERROR
     assert verdict(127, "", "")[0] is Verdict.WA  # the checker's own status 127
 
 
