@@ -165,8 +165,34 @@ def tree_bytes(dir_fd: int, enough: int) -> int:
     return enough + 1
 
 
-def _count(dir_fd: int, enough: int) -> int:
-    total, tree = 0, _Tree(dir_fd)
+class _Enough(Exception):
+    """The count passed what it had to know: the walk stops."""
+
+
+class _Visitor:
+    """What a walk (:func:`_walk`) does at each entry of a directory it lists, at each
+    subdirectory it enters, and at each it leaves."""
+
+    __slots__ = ()
+
+    def entry(self, dir_fd: int, entry: os.DirEntry[str]) -> bool:
+        """Deal with one entry of the directory open at ``dir_fd``; True when it is a
+        directory to walk into."""
+        raise NotImplementedError
+
+    def enter(self, tree: _Tree, name: str) -> None:
+        """Walk into the subdirectory ``name`` of ``tree.top`` (``tree.descend``)."""
+        raise NotImplementedError
+
+    def leave(self, tree: _Tree, gone: _Frame) -> None:
+        """The walk came back up from ``gone`` (``tree.top`` is its parent again)."""
+
+
+def _walk(dir_fd: int, visitor: _Visitor) -> None:
+    """Walk the tree below the directory open at ``dir_fd``, depth first, each directory
+    listed when first reached (again when its ``todo`` is reset to None), ``visitor`` told
+    of each entry, each descent and each ascent."""
+    tree = _Tree(dir_fd)
     try:
         while True:
             top = tree.top
@@ -174,27 +200,89 @@ def _count(dir_fd: int, enough: int) -> int:
                 top.todo = []
                 with os.scandir(top.fd) as listing:
                     for entry in listing:
-                        if entry.is_dir(follow_symlinks=False):
+                        if visitor.entry(top.fd, entry):
                             top.todo.append(entry.name)
-                            continue
-                        try:
-                            total += held_bytes(entry.stat(follow_symlinks=False))
-                        except FileNotFoundError:
-                            continue
-                        if total > enough:
-                            return total
             if top.todo:
-                info = tree.descend(top.todo.pop())
-                if info is not None:
-                    total += held_bytes(info)
-                    if total > enough:
-                        return total
+                visitor.enter(tree, top.todo.pop())
                 continue
             if len(tree.stack) == 1:
-                return total
-            tree.ascend()
+                return
+            visitor.leave(tree, tree.ascend())
     finally:
         tree.close()
+
+
+class _Counter(_Visitor):
+    """Adds up what the entries hold (:func:`held_bytes`); raises :class:`_Enough` past
+    ``enough``."""
+
+    __slots__ = ("total", "enough")
+
+    def __init__(self, enough: int) -> None:
+        self.total, self.enough = 0, enough
+
+    def add(self, info: os.stat_result) -> None:
+        self.total += held_bytes(info)
+        if self.total > self.enough:
+            raise _Enough
+
+    def entry(self, dir_fd: int, entry: os.DirEntry[str]) -> bool:
+        if entry.is_dir(follow_symlinks=False):
+            return True
+        try:
+            self.add(entry.stat(follow_symlinks=False))
+        except FileNotFoundError:
+            pass
+        return False
+
+    def enter(self, tree: _Tree, name: str) -> None:
+        info = tree.descend(name)
+        if info is not None:
+            self.add(info)
+
+
+def _count(dir_fd: int, enough: int) -> int:
+    counter = _Counter(enough)
+    try:
+        _walk(dir_fd, counter)
+    except _Enough:
+        pass
+    return counter.total
+
+
+class _Clearer(_Visitor):
+    """Removes each file as it is listed and each directory once it is left empty, within
+    a :class:`_Budget`; counts what it removed."""
+
+    __slots__ = ("budget", "removed")
+
+    def __init__(self, budget: _Budget) -> None:
+        self.budget, self.removed = budget, 0
+
+    def entry(self, dir_fd: int, entry: os.DirEntry[str]) -> bool:
+        self.budget.charge()
+        if entry.is_dir(follow_symlinks=False) or not _unlink(dir_fd, entry.name):
+            return True
+        self.removed += 1
+        return False
+
+    def enter(self, tree: _Tree, name: str) -> None:
+        info = _enter(tree, name)
+        if info is None:  # not a directory any more: a file in its place
+            self.removed += _unlink(tree.top.fd, name)
+        elif info.st_mode & 0o700 != 0o700:
+            os.fchmod(tree.top.fd, stat.S_IMODE(info.st_mode) | 0o700)
+
+    def leave(self, tree: _Tree, gone: _Frame) -> None:
+        try:
+            os.rmdir(gone.name, dir_fd=tree.top.fd)
+            self.removed += 1
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            if exc.errno != errno.ENOTEMPTY:
+                raise
+            tree.top.todo = None  # it filled again (a running program): list once more
 
 
 def clear_dir(
@@ -206,46 +294,14 @@ def clear_dir(
     will not go, raises :class:`Unclean` (what is left stays for the caller to deal with).
     A directory whose owner took away its own rights is given them back (matters only when
     this process is not root)."""
-    budget = _Budget(entries, seconds)
-    tree, removed = _Tree(dir_fd), 0
+    clearer = _Clearer(_Budget(entries, seconds))
     try:
-        while True:
-            top = tree.top
-            if top.todo is None:
-                top.todo = []
-                with os.scandir(top.fd) as listing:
-                    for entry in listing:
-                        budget.charge()
-                        if entry.is_dir(follow_symlinks=False) or not _unlink(top.fd, entry.name):
-                            top.todo.append(entry.name)
-                        else:
-                            removed += 1
-            if top.todo:
-                name = top.todo.pop()
-                info = _enter(tree, name)
-                if info is None:  # not a directory any more: a file in its place
-                    removed += _unlink(top.fd, name)
-                elif info.st_mode & 0o700 != 0o700:
-                    os.fchmod(tree.top.fd, stat.S_IMODE(info.st_mode) | 0o700)
-                continue
-            if len(tree.stack) == 1:
-                return removed
-            gone = tree.ascend()
-            try:
-                os.rmdir(gone.name, dir_fd=tree.top.fd)
-                removed += 1
-            except FileNotFoundError:
-                pass
-            except OSError as exc:
-                if exc.errno != errno.ENOTEMPTY:
-                    raise
-                tree.top.todo = None  # it filled again (a running program): list once more
+        _walk(dir_fd, clearer)
     except _Moved as exc:
         raise Unclean(f"a directory was moved during the cleanup ({exc})") from None
     except OSError as exc:
         raise Unclean(f"cannot remove {exc.filename or 'an entry'!r}: {exc.strerror}") from None
-    finally:
-        tree.close()
+    return clearer.removed
 
 
 class _Budget:
