@@ -28,7 +28,6 @@ Usage: ``python benchmarks/framework_http.py [--completions 256] [--workers 2] [
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import random
@@ -47,7 +46,14 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 from rl_reward import TESTS, make_completions, make_tests  # noqa: E402
-from side_by_side import Server, medians, timed_rounds, void_exit, write_results  # noqa: E402
+from side_by_side import (  # noqa: E402
+    Server,
+    medians,
+    race_options,
+    timed_rounds,
+    void_exit,
+    write_results,
+)
 
 from evaluator.reward import shared_reward  # noqa: E402
 from evaluator.reward.open_r1 import cf_code_reward, code_reward  # noqa: E402
@@ -165,14 +171,9 @@ def piston_http(server: Server, row: dict, codes: list[str], clients: int) -> li
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--completions", type=int, default=256)
-    parser.add_argument("--workers", type=int, default=2)
+    parser = race_options(__doc__, completions=256, completions_help=None)
     parser.add_argument("--clients", type=int, default=16, help="requests at once (per-test paths)")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=24)
     parser.add_argument("--paths", default=",".join(PATHS))
-    parser.add_argument("--json", help="write every figure here")
     args = parser.parse_args(argv)
     logging.getLogger("evaluator.reward.open_r1").setLevel(logging.ERROR)  # no CF_TESTS_FOLDER
     paths = args.paths.split(",")

@@ -36,7 +36,6 @@ Usage: ``python benchmarks/framework_rewards.py [--completions 128] [--workers 2
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -54,7 +53,14 @@ sys.path.insert(0, str(HERE / "speed"))
 sys.path.insert(0, str(HERE))
 
 from rl_reward import TESTS, make_completions, make_tests  # noqa: E402
-from side_by_side import Server, medians, timed_rounds, void_exit, write_results  # noqa: E402
+from side_by_side import (  # noqa: E402
+    Server,
+    medians,
+    race_options,
+    timed_rounds,
+    void_exit,
+    write_results,
+)
 
 from evaluator import CodeReward  # noqa: E402
 from evaluator.reward.openrlhf import REWARD_FUNC_FILE  # noqa: E402
@@ -176,13 +182,7 @@ def run_in_process(reward: CodeReward, completions, labels) -> list[float | None
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--completions", type=int, default=128, help="per problem")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=24)
-    parser.add_argument("--json", help="write every figure here")
-    args = parser.parse_args(argv)
+    args = race_options(__doc__).parse_args(argv)
     if args.workers != (os.cpu_count() or 1):
         print(
             f"note: the in-process adapters' shared pool has one worker per core "

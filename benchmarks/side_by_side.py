@@ -1,11 +1,12 @@
 """What the benchmarks that race the service against the library share: ``mcevaluate serve`` in
 a process of its own (:class:`Server`), rounds of every strategy in rotated order with each
-answer checked (:func:`timed_rounds`), and the results file and exit status
-(:func:`write_results`, :func:`void_exit`). Used by ``serve_throughput.py``,
+answer checked (:func:`timed_rounds`), the options every race takes (:func:`race_options`),
+and the results file and exit status (:func:`write_results`, :func:`void_exit`). Used by ``serve_throughput.py``,
 ``framework_rewards.py`` and ``framework_http.py``."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
@@ -112,6 +113,21 @@ def timed_rounds(
             if wrong:
                 rounds.void[name] = wrong[:5]
     return rounds
+
+
+def race_options(
+    doc: str, completions: int = 128, completions_help: str | None = "per problem"
+) -> argparse.ArgumentParser:
+    """A parser (described by the first line of ``doc``) with the options every race takes:
+    ``--completions`` (default ``completions``), ``--workers``, ``--repeat``, ``--seed`` and
+    ``--json`` (the results file); a benchmark adds its own."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--completions", type=int, default=completions, help=completions_help)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=24)
+    parser.add_argument("--json", help="write every figure here")
+    return parser
 
 
 def medians(times: Mapping[str, Sequence[float]]) -> dict[str, float]:
