@@ -150,4 +150,3 @@ def verdict(status: int | None, stdout: str, stderr: str) -> Outcome:
 
 def _why(what: str, detail: str) -> str:
     return f"{what}: {detail}" if detail else what
-

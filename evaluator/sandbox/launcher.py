@@ -128,9 +128,9 @@ try:
     argv = sys.argv[2:]
     os.execve(argv[0], argv, config["env"])
 except BaseException as exc:
-    os.write(2, f"%s{type(exc).__name__}: {exc}\n".encode())
-    os._exit(%d)
-""" % (START_FAILED_MARK, START_FAILED)
+    os.write(2, f"{config['mark']}{type(exc).__name__}: {exc}\n".encode())
+    os._exit(config["failed"])
+"""
 
 _POLL = 0.1  # seconds between looks at a running program (its wall-clock limit, a stop)
 
@@ -210,6 +210,8 @@ def launch(
             os.chmod(directory, 0o770)
     config = {
         "kernel": _KERNEL,
+        "mark": START_FAILED_MARK,
+        "failed": START_FAILED,
         "user": user,
         "work": work,
         "readable": [*TOOLCHAIN_PATHS, *readable],

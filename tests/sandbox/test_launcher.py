@@ -103,9 +103,7 @@ def _probe(listeners, secret: str) -> str:
     )
 
 
-def test_a_program_checker_gets_no_network_and_no_file_beyond_its_own(
-    listeners, secret, tmp_path
-):
+def test_a_program_checker_gets_no_network_and_no_file_beyond_its_own(listeners, secret, tmp_path):
     path = tmp_path / "checker.py"
     path.write_text(f"#!{sys.executable}\n" + _probe(listeners, secret) + PROGRAM_END)
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
@@ -117,7 +115,9 @@ def test_a_program_checker_gets_no_network_and_no_file_beyond_its_own(
 
 
 def test_a_codeforces_checker_gets_no_network_and_no_file_beyond_its_own(listeners, secret):
-    checker = build_checker({"type": "codeforces", "code": _probe(listeners, secret) + CODEFORCES_END})
+    checker = build_checker(
+        {"type": "codeforces", "code": _probe(listeners, secret) + CODEFORCES_END}
+    )
     verdict, message = checker.run("12\n", b"2 6\n", "2 6\n")
     assert (verdict, message) == (Verdict.WA, "rejected by the checker: it printed '0'")
     assert _nothing_arrived(*listeners)
