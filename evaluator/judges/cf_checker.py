@@ -83,7 +83,8 @@ def output_file(output: bytes) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class CodeforcesChecker:
-    """An open-r1/codeforces checker (Python source), trusted, run with rlimits only."""
+    """An open-r1/codeforces checker (Python source), trusted, started as every trusted
+    program is (:mod:`.trusted`)."""
 
     code: str
     limits: Limits

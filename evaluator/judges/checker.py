@@ -199,7 +199,8 @@ def interpret_call(run: RunResult) -> Outcome:
 
 @dataclass(frozen=True, slots=True)
 class ProgramChecker:
-    """A testlib-style executable, trusted, run with rlimits only (see the module doc)."""
+    """A testlib-style executable, trusted, started as every trusted program is (see the
+    module doc)."""
 
     path: str
     limits: Limits = field(default_factory=lambda: DEFAULT_CHECKER_LIMITS)

@@ -1,4 +1,6 @@
-"""How a program runs: fork servers, confinement (seccomp, Landlock, rlimits), the pool.
+"""How a program runs: fork servers, confinement (seccomp, Landlock, rlimits), the pool; and
+the one launcher for the trusted programs the grader starts outside them (:mod:`.launcher`:
+builds, checker programs).
 
 Imported lazily: the fork template imports submodules of this package and must stay lean.
 """
