@@ -3,7 +3,7 @@
 Every program is run twice, with the same tests, limits and environment:
 
 * **plain**: ``python3 solution.py < input > output`` as a contest judge runs it (the reference
-  of ``docs/plain-run.md``; ``tests/conformance/plain.py`` is the same run without limits):
+  of ``docs/plain-run.md``; ``tests/python/plain.py`` is the same run without limits):
   this interpreter, a fresh directory, stdin and stdout redirected to files, the environment a
   sandbox child gets (``child_environment``), a 1 GiB stack, no core dumps, and the judge's
   limits the sandbox also applies (``Limits()``): CPU time (``RLIMIT_CPU``), output size

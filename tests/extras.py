@@ -20,8 +20,8 @@ TESTS = Path(__file__).resolve().parent
 # show the extra is installed. The longest matching prefix decides.
 NEEDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "frameworks": ("train and verl", ("torch", "trl", "transformers", "verl", "omegaconf")),
-    "ray": ("ray", ("ray",)),
-    "trainer": ("train", ("torch", "trl", "transformers", "peft", "gguf", "matplotlib")),
+    "backends": ("ray", ("ray",)),
+    "trainer_addon": ("train", ("torch", "trl", "transformers", "peft", "gguf", "matplotlib")),
     "cli/test_generate.py": ("train", ("torch", "transformers")),
     "frameworks/test_openrlhf.py": (
         "openrlhf",

@@ -20,6 +20,6 @@ __all__, __getattr__ = lazy_exports(
         "ends_in_repetition": "trainer_addon.masking",
         "distinct_ngram_ratio": "trainer_addon.diversity",
         "pairwise_jaccard_distance": "trainer_addon.diversity",
-        "load_problem_dataset": "trainer_addon.dataset",
+        "load_problem_dataset": "trainer_addon.problem_dataset",
     },
 )

@@ -216,8 +216,8 @@ def train(
     from evaluator import CodeReward
 
     from .config import NO_ACTIVATION_CHECKPOINTING, MicroCoderGRPOConfig
-    from .dataset import load_problem_dataset
     from .models import load_model_and_tokenizer
+    from .problem_dataset import load_problem_dataset
     from .trainer import MetricsJSONLCallback, MicroCoderGRPOTrainer
 
     schedule, floor = temperature_options(
@@ -470,9 +470,9 @@ def sweep_temperature(
 
     Writes OUTPUT/sweep.json and OUTPUT/sweep.png. See trainer_addon/sweep.py for the
     exact criterion."""
-    from .dataset import load_problem_dataset
     from .models import load_model_and_tokenizer
     from .precision import resolve_bf16
+    from .problem_dataset import load_problem_dataset
     from .sweep import plot_sweep, run_sweep, stats_to_dict
 
     try:

@@ -342,7 +342,7 @@ def problem_rows(problems_path: str | Path) -> list[dict]:
     """The dataset rows (prompt, question_id, problem_json) of ``mctrain train``."""
     from evaluator.formats import read_problems, read_records
 
-    from .dataset import problems_to_rows
+    from .problem_dataset import problems_to_rows
 
     problems = read_problems(problems_path)
     records = [record for _, record in read_records(problems_path)]

@@ -11,7 +11,7 @@ One module per command group, so that a command's code is in one place:
   (the problem formats read);
 * :mod:`.report`: ``report`` (a run as one HTML page) and ``compare`` (two runs, paired);
 * :mod:`.serve`: ``serve`` (the grader as an HTTP service, :mod:`evaluator.service`);
-* :mod:`.tables`: the tables printed on the terminal.
+* :mod:`.terminal_tables`: the tables printed on the terminal.
 
 Examples::
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from evaluator import lcb as lcb_data
+from evaluator import lcb_releases as lcb_data
 from evaluator.cli.grade_driver import run
 from evaluator.cli.options import FORMAT, PROBLEMS, TESTS_DIR, grading_options
 from evaluator.cli.paths import check_paths
@@ -196,7 +196,7 @@ def lcb(
     """Grade SAMPLES on LiveCodeBench (code_generation_lite), as its own runner would.
 
     Releases are LiveCodeBench's cumulative sets (release_v6: problems of contests from
-    May 2023 to April 2025, see evaluator/lcb.py). Without --dataset the release's files are
+    May 2023 to April 2025, see evaluator/lcb_releases.py). Without --dataset the release's files are
     loaded from the Hugging Face hub (or its local cache). --start-date/--end-date narrow
     by contest date (both inclusive), as LiveCodeBench's compute_scores does.
 

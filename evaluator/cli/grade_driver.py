@@ -15,9 +15,9 @@ from typing import Any
 
 import click
 
-from evaluator import lcb as lcb_data
+from evaluator import lcb_releases as lcb_data
 from evaluator.cli.options import compile_flags, parse_ks
-from evaluator.cli.tables import print_table
+from evaluator.cli.terminal_tables import print_table
 from evaluator.formats import BadProblem
 from evaluator.languages.base import parse_flags
 from evaluator.problem import Problem

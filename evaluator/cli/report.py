@@ -11,7 +11,7 @@ import click
 
 from evaluator.cli.options import parse_ks
 from evaluator.cli.paths import writable
-from evaluator.cli.tables import print_comparison
+from evaluator.cli.terminal_tables import print_comparison
 from evaluator.formats import InputError
 from evaluator.runner.journal import write_atomic
 from evaluator.runner.outputs import json_text

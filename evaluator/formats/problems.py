@@ -59,7 +59,7 @@ def read_problem_files(
     tests_in_memory: int | None = None,
 ) -> list[Problem]:
     """The problems of several files read as one set (LiveCodeBench's release shards:
-    :mod:`evaluator.lcb`); see :func:`iter_problems`."""
+    :mod:`evaluator.lcb_releases`); see :func:`iter_problems`."""
     problems = iter_problems(paths, format=format, admit=admit, bad=bad)
     if tests_in_memory is None:
         return list(problems)

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from evaluator import lcb as lcb_data
+from evaluator import lcb_releases as lcb_data
 from evaluator.formats import (
     BadProblem,
     InputError,

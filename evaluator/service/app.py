@@ -39,7 +39,7 @@ from evaluator.runner import GradeOptions, Grader, GradeResult, TestResult
 from evaluator.runner.run import grader_version
 from evaluator.sandbox import SandboxPool
 
-from . import batch, e2b, nemo_gym, openrlhf, piston, sandbox_fusion, slime
+from . import e2b, grade_endpoint, nemo_gym, openrlhf, piston, sandbox_fusion, slime
 from .cancel import Gone, graded, unless_gone
 from .errors import BadRequest, Busy
 from .fusion_requests import Unprocessable
@@ -286,7 +286,7 @@ async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
 
 async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
     request, config = sandbox_fusion.parse_submit(body)
-    batch.check_client_problems([request.problem], service.settings.trust_checkers)
+    grade_endpoint.check_client_problems([request.problem], service.settings.trust_checkers)
     code = extract_code(request.completion)
     evaluation: dict[str, Any] = {
         "id": request.id,
@@ -353,9 +353,9 @@ def _eval_test_case(test: Any, outcome: TestResult) -> dict[str, Any]:
 
 
 async def grade(service: Service, body: Any) -> tuple[dict[str, Any], str]:
-    run, notes, records = batch.plan(body, trust_checkers=service.settings.trust_checkers)
+    run, notes, records = grade_endpoint.plan(body, trust_checkers=service.settings.trust_checkers)
     with service.grader(run.options) as grader:
-        answer = await asyncio.to_thread(batch.grade_batch, run, notes, grader, records)
+        answer = await asyncio.to_thread(grade_endpoint.grade_batch, run, notes, grader, records)
     summary = answer["summary"]
     return answer, f"{summary.get('samples', 0)} samples, pass@1 {summary.get('pass@1')}"
 

@@ -34,7 +34,7 @@ from evaluator.reward.labels import LabelError, grade_labelled_async
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation
 
-from . import batch
+from . import grade_endpoint
 from .errors import BadRequest
 
 __all__ = ["grade_labels", "grader_for", "labelled_reward", "problem_cache"]
@@ -107,7 +107,7 @@ async def grade_labels(
 
     def check(problem: Problem, field: str) -> None:
         try:
-            batch.check_client_problems([problem], trust)
+            grade_endpoint.check_client_problems([problem], trust)
         except BadRequest as exc:
             raise BadRequest(f"field {field!r}: {exc}") from None
 

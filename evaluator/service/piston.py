@@ -77,9 +77,9 @@ from evaluator.reward.columns import ProblemError, problem_of_record
 from evaluator.runner import GradeResult
 from evaluator.sandbox import LimitHit, RunResult
 
-from .batch import check_client_problems
 from .cancel import graded
 from .errors import BadRequest
+from .grade_endpoint import check_client_problems
 from .graders import grader_for
 from .sandbox_fusion import RunCode
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from lcb_data import DATASET, write_jsonl
 
-from evaluator import lcb
+from evaluator import lcb_releases as lcb
 from evaluator.cli import main
 
 

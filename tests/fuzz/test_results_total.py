@@ -12,7 +12,7 @@ from fuzz_inputs import ANY_TEXT, JSON_VALUES, same_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaluator.cli.tables import print_table
+from evaluator.cli.terminal_tables import print_table
 from evaluator.formats import write_lcb_results
 from evaluator.formats.record_files import dumps_json
 from evaluator.problem import Harness, Problem, TestCase, Verdict

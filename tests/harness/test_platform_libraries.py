@@ -3,7 +3,7 @@ imports besides the standard library, installed by the ``platforms`` extra, is i
 the sandbox at every isolation level (its site-packages are among Landlock's readable paths).
 
 Expected answers are computed, not written: a call-based LeetCode program's by a brute force
-here, a stdin AtCoder program's by its plain run (``tests/conformance/plain.py``)."""
+here, a stdin AtCoder program's by its plain run (``tests/python/plain.py``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation
 from evaluator.sandbox.environments import ATCODER, LEETCODE, environment_for
-from tests.conformance.plain import Case, run_plain
+from tests.python.plain import Case, run_plain
 
 # A correct LeetCode solution of "Count of Smaller Numbers After Self" (problem 315) with
 # sortedcontainers' SortedList, the library LeetCode's Python3 documents.

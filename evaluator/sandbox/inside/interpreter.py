@@ -20,7 +20,7 @@ and shutdown code (``Python/pylifecycle.c``, ``Modules/main.c``):
   unclosed files are flushed (or lost) in the order a plain run flushes them.
 
 What still differs from a plain run, and why, is the table in ``docs/plain-run.md``; the
-differential suite in ``tests/conformance/`` holds this module to it.
+differential suite in ``tests/python/`` holds this module to it.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from evaluator.sandbox import Isolation
-from tests.conformance.deviations import DEVIATIONS
-from tests.conformance.plain import load_cases, outcome_of, run_plain, sandbox_job
+from tests.python.deviations import DEVIATIONS
+from tests.python.plain import load_cases, outcome_of, run_plain, sandbox_job
 
 CASES = load_cases()
 

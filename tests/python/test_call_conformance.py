@@ -12,7 +12,7 @@ import json
 import pytest
 
 from evaluator.sandbox import Isolation, Job, Mode
-from tests.conformance.judge import load_call_cases, run_judge
+from tests.python.judge import load_call_cases, run_judge
 
 CASES = load_call_cases()
 

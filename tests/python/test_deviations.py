@@ -9,8 +9,8 @@ import pytest
 
 from evaluator.sandbox import Isolation, Job
 from evaluator.sandbox.environments import ENVIRONMENTS
-from tests.conformance.deviations import DEVIATIONS
-from tests.conformance.plain import Case, run_plain
+from tests.python.deviations import DEVIATIONS
+from tests.python.plain import Case, run_plain
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "plain-run.md"
 SET_ORDER = "print(list({'apple', 'banana', 'cherry', 'date', 'elderberry', 'fig'}))\n"

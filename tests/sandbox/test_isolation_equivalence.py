@@ -110,7 +110,7 @@ def _debugbench_items():
 
 def _demo_items():
     """The bundled demo set: programs of every verdict (evaluator/data)."""
-    data = Path(__file__).resolve().parents[1] / "evaluator" / "data"
+    data = Path(__file__).resolve().parents[2] / "evaluator" / "data"
     problems = {p.id: p for p in read_problems(data / "demo_problems.jsonl")}
     items = []
     for line in (data / "demo_samples.jsonl").read_text().splitlines():

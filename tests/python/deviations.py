@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tests.conformance.plain import Outcome
+from tests.python.plain import Outcome
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,7 @@ def test_real_evaluator_reward(easy_problems_file):
     """The add-on's reward is the evaluator's, reading the add-on's problem_json column; its
     verdicts are what the trainer masks on."""
     from evaluator import CodeReward
-    from trainer_addon.dataset import load_problem_dataset
+    from trainer_addon.problem_dataset import load_problem_dataset
 
     dataset = load_problem_dataset(easy_problems_file)
     reward = CodeReward(workers=1)
