@@ -31,6 +31,12 @@ process group under one confinement, the same for all:
 Without Landlock (kernels before 5.13) the program keeps its limits, its watcher and the
 seccomp filter but may read any file the grader's user can.
 
+Two programs the grader starts on fixed input of its own start without it: ``g++ --version``
+(:mod:`evaluator.languages.cpp`, the toolchain's name) and the probe of what a plain
+``python3 solution.py`` sets up (:mod:`evaluator.sandbox.reference`), which must see the
+interpreter exactly as a plain run does. Neither reads anything a submission or a problem
+gave.
+
 Limits and confinement are set by a small wrapper (``python -I -S``) that then executes the
 program: never by ``preexec_fn``, which is unsafe in the grader's threaded process. A wrapper
 that cannot set them up or cannot execute the program exits :data:`START_FAILED` with

@@ -14,10 +14,7 @@ import ctypes
 import errno
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 
@@ -28,6 +25,7 @@ from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits
 from evaluator.sandbox.profile import readable_paths
+from tests.as_nobody import NOBODY, run_as_nobody
 from tests.cpp.plain import BUILD_LIMITS, CPP
 
 ROOT = os.geteuid() == 0
@@ -702,7 +700,7 @@ def test_a_grader_that_is_not_root_still_works(host_ipc):
     changing a file the grader's user owns, renicing another child or every process of the
     user; IPC stays refused. (The interpreter lives under root's home here: a private mount
     namespace opens the way to it for ``nobody``, as the sandbox does for its children.)"""
-    nobody = 65534
+    nobody = NOBODY
     directory = tempfile.mkdtemp(prefix="mc-audit-")
     try:
         os.chmod(directory, 0o755)
@@ -710,39 +708,7 @@ def test_a_grader_that_is_not_root_still_works(host_ipc):
         Path(path).write_text("nobody's\n")
         os.chown(path, nobody, nobody)
         before = _attributes(path)
-        root = str(Path(__file__).resolve().parents[2])
-        launcher = textwrap.dedent(f"""
-            import ctypes, os, sys
-            libc = ctypes.CDLL(None, use_errno=True)
-            def mount(source, target, kind, flags, data=None):
-                args = [None if x is None else x.encode() for x in (source, target, kind, data)]
-                if libc.mount(args[0], args[1], args[2], ctypes.c_ulong(flags), args[3]):
-                    raise OSError(ctypes.get_errno(), f"mount {{target}}")
-            assert libc.unshare(0x20000) == 0  # CLONE_NEWNS: this process's view only
-            mount(None, "/", None, 16384 | (1 << 18))  # MS_REC | MS_PRIVATE
-            for wanted in (os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix), {root!r}):
-                parts = wanted.split("/")
-                for end in range(2, len(parts)):  # the first directory on the way that
-                    way = "/".join(parts[:end])  # others may not search: a tmpfs over it
-                    if not os.stat(way).st_mode & 1:  # with only the way on
-                        keep = os.open(way + "/" + parts[end], os.O_PATH)
-                        mount("tmpfs", way, "tmpfs", 0, "mode=755")
-                        os.mkdir(way + "/" + parts[end])
-                        mount(f"/proc/self/fd/{{keep}}", way + "/" + parts[end], None, 4096 | 16384)
-                        break
-            os.setgroups([])
-            os.setresgid({nobody}, {nobody}, {nobody})
-            os.setresuid({nobody}, {nobody}, {nobody})
-            os.chdir("/tmp")
-            os.execve(sys.executable, [sys.executable, "-c", sys.argv[1], {path!r}],
-                      {{"PATH": "/usr/bin:/bin", "PYTHONPATH": {root!r}}})
-        """)
-        done = subprocess.run(
-            [sys.executable, "-c", launcher, NOT_ROOT],
-            capture_output=True,
-            text=True,
-            timeout=240,
-        )
+        done = run_as_nobody(NOT_ROOT, path)
         assert done.returncode == 0, done.stderr[-3000:]
         lines = done.stdout.splitlines()
         owner = _lines("\n".join(lines[2:6]))

@@ -22,6 +22,7 @@ from evaluator.languages import BuildLimits, get_language
 from evaluator.languages.builds import ConfinedTool
 from evaluator.problem import Verdict
 from evaluator.sandbox.launcher import trusted_user
+from tests.as_nobody import NOBODY, run_as_nobody
 
 SECRET = "launcher-secret-7c1f"
 
@@ -50,14 +51,32 @@ def _nothing_arrived(tcp: socket.socket, udp: socket.socket) -> bool:
     return True
 
 
+def _shell_probe(listeners, secret: str) -> str:
+    """What a shell tries (bash's /dev/tcp and /dev/udp, cat, a redirection), each refusal a
+    line of its own."""
+    tcp, udp = listeners
+    beside = os.path.join(os.path.dirname(secret), "written")
+    return (
+        f"exec 3<>/dev/tcp/127.0.0.1/{tcp.getsockname()[1]} || echo tcp refused; "
+        f"echo x >/dev/udp/127.0.0.1/{udp.getsockname()[1]} || echo udp refused; "
+        f"cat {secret} /etc/hostname || echo read refused; "
+        f": >{beside} || echo write refused; : >own && echo own written"
+    )
+
+
+SHELL_REFUSED = ("tcp refused", "udp refused", "read refused", "write refused", "own written")
+
+
 @pytest.fixture
 def secret() -> Iterator[str]:
-    """A file outside every launched program's files (a directory of its own under /tmp,
-    the grader's: only Landlock keeps a program running as uid 0 without capabilities out)."""
+    """A file outside every launched program's files, in a directory of its own under /tmp
+    that every user may read (but only root write)."""
     directory = tempfile.mkdtemp(prefix="mc-secret-")
+    os.chmod(directory, 0o755)  # open to every user: only Landlock keeps a program out
     path = os.path.join(directory, "secret.h")
     with open(path, "w") as handle:
         handle.write(f'#error "{SECRET}"\n')
+    os.chmod(path, 0o644)
     yield path
     shutil.rmtree(directory)
 
@@ -147,21 +166,41 @@ def test_a_build_cannot_read_a_file_beyond_the_toolchain(secret):
 def test_a_build_tool_gets_no_network_and_no_file_beyond_its_own(listeners, secret):
     """Any tool a build runs, here a shell: no socket (bash's /dev/tcp), no file outside
     the toolchain, nothing written outside its directory."""
-    tcp, udp = listeners
-    beside = os.path.join(os.path.dirname(secret), "written")
-    script = (
-        f"exec 3<>/dev/tcp/127.0.0.1/{tcp.getsockname()[1]} || echo tcp refused; "
-        f"echo x >/dev/udp/127.0.0.1/{udp.getsockname()[1]} || echo udp refused; "
-        f"cat {secret} /etc/hostname || echo read refused; "
-        f": >{beside} || echo write refused; : >own && echo own written"
-    )
+    script = _shell_probe(listeners, secret)
     with tempfile.TemporaryDirectory() as work:
         run = ConfinedTool(BuildLimits(), user=trusted_user())(["/bin/bash", "-c", script], work)
         assert os.path.isfile(os.path.join(work, "own"))
     output = run.output.decode()
     assert run.status == 0 and run.limit is None, run
-    for line in ("tcp refused", "udp refused", "read refused", "write refused", "own written"):
+    for line in SHELL_REFUSED:
         assert line in output.splitlines(), output
     assert SECRET not in output and output.count("Permission denied") >= 5, output
-    assert _nothing_arrived(tcp, udp)
-    assert not os.path.exists(beside)
+    assert _nothing_arrived(*listeners)
+    assert not os.path.exists(os.path.join(os.path.dirname(secret), "written"))
+
+
+NOT_ROOT = """
+import os, sys, tempfile
+from evaluator.sandbox.launcher import TrustedLimits, launch, trusted_user
+with tempfile.TemporaryDirectory() as work, tempfile.TemporaryFile() as out:
+    os.chmod(work, 0o755)  # the launcher's work, as a grader's
+    limits = TrustedLimits(cpu_time=5.0, memory_mb=512, file_bytes=1 << 20, wall_time=60.0)
+    run = launch(["/bin/bash", "-c", sys.argv[1]], work, limits, out=out, err=out, user=trusted_user())
+    out.seek(0)
+    print("uid", os.geteuid(), "status", run.status, "limit", run.limit)
+    print(out.read().decode(), end="")
+"""
+
+
+def test_a_grader_that_is_not_root_gives_no_network_and_no_file_either(listeners, secret):
+    """The fallback: a grader run as ``nobody`` has no network namespace to give and no
+    user to switch to; the seccomp filter (no socket) and Landlock still hold."""
+    done = run_as_nobody(NOT_ROOT, _shell_probe(listeners, secret))
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, *output = done.stdout.splitlines()
+    assert first == f"uid {NOBODY} status 0 limit None", done.stdout
+    for line in SHELL_REFUSED:
+        assert line in output, done.stdout
+    assert SECRET not in done.stdout and done.stdout.count("Permission denied") >= 5, done.stdout
+    assert _nothing_arrived(*listeners)
+    assert not os.path.exists(os.path.join(os.path.dirname(secret), "written"))
