@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from evaluator.formats.ours import problem_to_ours, rebuild_problem
-from evaluator.languages import BuildLimits
+from evaluator.languages import DEFAULT_LANGUAGE, BuildLimits, Language
 from evaluator.problem import Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult
 from evaluator.runner.grading import TestResult
@@ -100,6 +100,14 @@ def _options_from_wire(data: dict[str, Any]) -> GradeOptions:
             "build_limits": BuildLimits(**data["build_limits"]),
         }
     )
+
+
+def _language_to_wire(language: Language | str | None) -> str | None:
+    """A program's language as the actor gets it: its name (the actor's grader looks it up),
+    None for Python (Python batches travel as before languages did)."""
+    if isinstance(language, Language):
+        return None if language.name == DEFAULT_LANGUAGE else language.name
+    return language
 
 
 def _problem_from_wire(record: dict[str, Any]) -> Problem:
@@ -369,7 +377,7 @@ class RayGrader:
         return [slot.handle for slot in self._slots if slot.alive]
 
     def submit(
-        self, problem: Problem, code: str | None, language: str | None = None
+        self, problem: Problem, code: str | None, language: Language | str | None = None
     ) -> Future[GradeResult]:
         """Queue one program (in ``language``; None: Python); the future resolves to its
         result. Never blocks (the caller bounds what it submits; ``grade_many``/``imap``
@@ -381,12 +389,16 @@ class RayGrader:
             self._queue.put((problem, code, language, future))
         return future
 
-    def grade(self, problem: Problem, code: str | None, language: str | None = None) -> GradeResult:
+    def grade(
+        self, problem: Problem, code: str | None, language: Language | str | None = None
+    ) -> GradeResult:
         return self.submit(problem, code, language).result()
 
     def imap(
         self,
-        items: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
+        items: Iterable[
+            tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]
+        ],
         progress: Callable[[GradeResult], None] | None = None,
     ) -> Iterator[GradeResult]:
         """Results in input order, as they become available; ``items`` is read lazily and at
@@ -405,7 +417,9 @@ class RayGrader:
 
     def grade_many(
         self,
-        items: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
+        items: Iterable[
+            tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]
+        ],
         progress: Callable[[GradeResult], None] | None = None,
     ) -> list[GradeResult]:
         """Grade on the cluster; results in input order (as :meth:`Grader.grade_many`)."""
@@ -538,7 +552,7 @@ class RayGrader:
                     if batch is None:
                         batch = open_batches[id(problem)] = _Batch(problem)
                     batch.codes.append(code)
-                    batch.languages.append(language)
+                    batch.languages.append(_language_to_wire(language))
                     batch.futures.append(future)
                     if len(batch.codes) >= self.batch_size:
                         ready.append(open_batches.pop(id(problem)))

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evaluator.formats import Samples
+from evaluator.languages import Language
 from evaluator.problem import DEFAULT_TIME_LIMIT, Harness, Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, grade_all
 from evaluator.runner.run import sample_program
@@ -126,7 +127,9 @@ def calibrated_limit(cpu: float, floor: float, multiplier: float) -> float:
     return max(floor, math.ceil(multiplier * cpu * 10 - 1e-9) / 10)
 
 
-def sample_programs(problem: Problem, samples: Samples | None) -> list[tuple[str, str]]:
+def sample_programs(
+    problem: Problem, samples: Samples | None
+) -> list[tuple[str, Language | str]]:
     """The programs to grade for ``samples`` of ``problem``, each with its language, as a
     grading run plans them (:func:`~evaluator.runner.run.sample_program`: code extracted
     from raw answers, HumanEval completions joined to the prompt, assertion tests appended)."""

@@ -8,7 +8,7 @@ nothing else names the languages. Lookups::
     get_language("c++")                  # by name, or by any code-fence tag it answers to
     language_for_extension("main.cc")    # by file extension; None when no language has it
     language_for_fence("cpp")            # by code-fence tag; None when no language has it
-    program_language("c++", fence=None)  # what a program is graded as: "cpp"
+    program_language("c++", fence=None)  # what a program is graded as: the C++ Language
 
 :class:`~.builds.Builder` builds programs of compiled languages (confined, each source
 once); the sandbox knows nothing of languages.
@@ -57,9 +57,12 @@ def _aliases() -> dict[str, Language]:
     return table
 
 
-def get_language(name: str | None = None) -> Language:
-    """The language called ``name`` (its name or a fence tag, any case; None: Python).
-    Raises ``ValueError`` naming the known ones."""
+def get_language(name: str | Language | None = None) -> Language:
+    """The language called ``name`` (its name or a fence tag, any case; None: Python, the
+    one place that says so; a :class:`Language` is itself). Raises ``ValueError`` naming the
+    known ones."""
+    if isinstance(name, Language):
+        return name
     if name is None:
         name = DEFAULT_LANGUAGE
     found = _aliases().get(str(name).strip().lower()) if isinstance(name, str) else None
@@ -82,13 +85,15 @@ def language_for_fence(tag: str) -> Language | None:
     return next((lang for lang in languages().values() if word in lang.fence_tags), None)
 
 
-def program_language(stated: str | None = None, fence: str | None = None) -> str:
-    """The name of the language a program is graded as: what is ``stated`` (a sample's
-    ``language`` field, ``--language``, a reward's column) wins; else the language its code
-    fence's tag answers to (```` ```cpp ````); else Python (an unknown tag, a bare fence, no
-    fence: an answer in a language not graded here then fails as Python, as LiveCodeBench
-    runs it). Raises ``ValueError`` for a ``stated`` language that is not known."""
-    if stated is not None:
-        return get_language(stated).name
-    found = language_for_fence(fence) if fence else None
-    return found.name if found is not None else DEFAULT_LANGUAGE
+def program_language(
+    stated: str | Language | None = None, fence: str | None = None
+) -> Language:
+    """The language a program is graded as, resolved once where the program enters a run
+    (below that it travels as this object): what is ``stated`` (a sample's ``language``
+    field, ``--language``, a reward's column) wins; else the language its code fence's tag
+    answers to (```` ```cpp ````); else Python (an unknown tag, a bare fence, no fence: an
+    answer in a language not graded here then fails as Python, as LiveCodeBench runs it).
+    Raises ``ValueError`` for a ``stated`` language that is not known."""
+    if stated is None:
+        stated = language_for_fence(fence) if fence else None
+    return get_language(stated)

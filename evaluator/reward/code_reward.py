@@ -363,11 +363,11 @@ class CodeReward:
                 continue
             stated = language or self.language or problem_language(problem)
             try:
-                name = program_language(stated, fence)
+                chosen = program_language(stated, fence)
             except ValueError:  # a language not graded here: nothing runs, no judgement
                 pending.append(NotRun(UNSUPPORTED, unsupported_message(str(stated))))
                 continue
-            pending.append(grader.submit(problem, code, name))
+            pending.append(grader.submit(problem, code, chosen))
         return pending
 
     @staticmethod

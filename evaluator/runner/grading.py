@@ -364,27 +364,25 @@ class Grader:
             return self._builder
 
     def submit(
-        self, problem: Problem, code: str | None, language: str | None = None
+        self, problem: Problem, code: str | None, language: Language | str | None = None
     ) -> Future[GradeResult]:
         """Start grading; ``code`` None means the model gave no code (a WA, not a crash).
-        ``language``: the program's (a name or code-fence tag of :mod:`evaluator.languages`,
-        ``"cpp"``); None: Python."""
+        ``language``: the program's :class:`~evaluator.languages.Language` as a run resolved
+        it, or for a caller that has only its name, a name or code-fence tag of
+        :mod:`evaluator.languages` (``"cpp"``, resolved here); None: Python."""
         outcome: Future[GradeResult] = Future()
-        if language is not None or problem.metadata.get("languages") is not None:
-            try:
-                chosen = get_language(language)
-                refused = _refused_language(problem, chosen)
-            except ValueError as exc:  # an unknown language, or the problem names one
-                outcome.set_result(
-                    GradeResult(problem.id, Verdict.ERROR, message=clean_message(exc))
-                )
-                return outcome
-            if refused is not None:
-                outcome.set_result(refused)
-                return outcome
-            if chosen.compiled:
-                self._submit_built(problem, code, chosen, outcome)
-                return outcome
+        try:
+            chosen = get_language(language)
+            refused = _refused_language(problem, chosen)
+        except ValueError as exc:  # an unknown language, or the problem names one
+            outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=clean_message(exc)))
+            return outcome
+        if refused is not None:
+            outcome.set_result(refused)
+            return outcome
+        if chosen.compiled:
+            self._submit_built(problem, code, chosen, outcome)
+            return outcome
         early = _early_result(problem, code)
         if early is not None:
             outcome.set_result(early)
@@ -492,12 +490,16 @@ class Grader:
 
         running.add_done_callback(finish)
 
-    def grade(self, problem: Problem, code: str | None, language: str | None = None) -> GradeResult:
+    def grade(
+        self, problem: Problem, code: str | None, language: Language | str | None = None
+    ) -> GradeResult:
         return self.submit(problem, code, language).result()
 
     def grade_many(
         self,
-        items: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
+        items: Iterable[
+            tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]
+        ],
         progress: Callable[[GradeResult], None] | None = None,
     ) -> list[GradeResult]:
         """Grade in parallel; results come back in input order. ``progress`` is called as each
@@ -714,7 +716,7 @@ def grade(
     problem: Problem,
     code: str | None,
     options: GradeOptions | None = None,
-    language: str | None = None,
+    language: Language | str | None = None,
 ) -> GradeResult:
     """Grade one program on one problem with a short-lived single-worker pool."""
     with Grader(options, workers=1, precompiled_headers=False) as grader:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from evaluator.formats import Samples, read_records, write_lcb_results
+from evaluator.languages import DEFAULT_LANGUAGE, Language, get_language
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.runner.grading import GradeOptions, GradeResult
 from evaluator.runner.journal import (
@@ -51,7 +52,10 @@ class Item:
     text: str  # what the samples file holds
     program: str | None  # what runs (None: no code in the answer)
     key: str  # journal key
-    language: str = "python"  # what the program is written in (evaluator.languages)
+    # what the program is written in, resolved once at planning (evaluator.languages); None:
+    # a language not graded here (``language_name`` says which), nothing runs
+    language: Language | None = field(default_factory=get_language)
+    language_name: str = DEFAULT_LANGUAGE  # its name, as results and the journal record it
 
 
 @dataclass(slots=True)
@@ -103,7 +107,7 @@ def per_problem(
             "code_list": [
                 (it.text if not samples[problem.id].raw else it.program) or "" for it in programs
             ],
-            "languages": list(dict.fromkeys(it.language for it in programs)),
+            "languages": list(dict.fromkeys(it.language_name for it in programs)),
         }
         if samples[problem.id].raw:
             row["output_list"] = [it.text for it in programs]

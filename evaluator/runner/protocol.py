@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from evaluator.languages import Language
 from evaluator.problem import Problem
 
 if TYPE_CHECKING:
@@ -29,21 +30,26 @@ class ProgramGrader(Protocol):
         ...
 
     def submit(
-        self, problem: Problem, code: str | None, language: str | None = None
+        self, problem: Problem, code: str | None, language: Language | str | None = None
     ) -> Future[GradeResult]:
         """Start grading one program (``code`` None: the answer held no code) written in
-        ``language`` (a name or code-fence tag of :mod:`evaluator.languages`; None:
-        Python); never blocks for long. The future raises only when the grading machinery
+        ``language`` (its :class:`~evaluator.languages.Language`, as a run resolved it; or a
+        name or code-fence tag of :mod:`evaluator.languages`; None: Python); never blocks
+        for long. The future raises only when the grading machinery
         itself failed."""
         ...
 
-    def grade(self, problem: Problem, code: str | None, language: str | None = None) -> GradeResult:
+    def grade(
+        self, problem: Problem, code: str | None, language: Language | str | None = None
+    ) -> GradeResult:
         """Grade one program and wait for its result."""
         ...
 
     def grade_many(
         self,
-        items: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
+        items: Iterable[
+            tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]
+        ],
         progress: Callable[[GradeResult], None] | None = None,
     ) -> list[GradeResult]:
         """Grade in parallel (items: ``(problem, code)`` or ``(problem, code, language)``);

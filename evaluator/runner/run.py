@@ -41,7 +41,13 @@ from evaluator.formats import (
     sample_format,
 )
 from evaluator.harness import assertion
-from evaluator.languages import DEFAULT_LANGUAGE, BuildLimits, languages, program_language
+from evaluator.languages import (
+    DEFAULT_LANGUAGE,
+    BuildLimits,
+    Language,
+    languages,
+    program_language,
+)
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.runner.grading import GradeOptions, GradeResult
 from evaluator.runner.journal import (
@@ -116,7 +122,9 @@ class GradingRun:
 
     ``language``: what the programs are written in when their samples do not say (a
     ``language`` field wins); None: each raw answer's fence tag, else Python
-    (:func:`~evaluator.languages.program_language`).
+    (:func:`~evaluator.languages.program_language`). Each program's language is resolved
+    once, here, into its :class:`~evaluator.languages.Language` (``Item.language``), and
+    handed to the grader as that object.
     """
 
     def __init__(
@@ -135,7 +143,7 @@ class GradingRun:
         command: str | None = None,
         samples: Mapping[str, Samples] | None = None,
         samples_kind: str | None = None,
-        language: str | None = None,
+        language: str | Language | None = None,
     ) -> None:
         self.samples_path = samples_path
         try:
@@ -186,7 +194,7 @@ class GradingRun:
         # What only other languages' programs use, named only when it is not the default (a
         # journal of a run without them resumes as before).
         if self.language is not None:
-            self.journal_options["language"] = self.language
+            self.journal_options["language"] = self.language.name
         if options.compile_flags:
             self.journal_options["compile_flags"] = {  # as the journal's JSON holds them
                 name: flags if isinstance(flags, str) else list(flags)
@@ -224,8 +232,10 @@ class GradingRun:
             stated = samples.language or self.language or problem_language(problem)
             for index, text in enumerate(samples.codes):
                 program, language = sample_program(problem, samples, text, stated)
-                key = program_key(fingerprint, program, language)
-                items.append(Item(problem, index, text, program, key, language))
+                name = language if isinstance(language, str) else language.name
+                key = program_key(fingerprint, program, name)
+                graded = None if isinstance(language, str) else language
+                items.append(Item(problem, index, text, program, key, graded, name))
         return items
 
     # --- the journal ----------------------------------------------------------------------------
@@ -302,8 +312,8 @@ class GradingRun:
             if self.results[position] is None and item.problem.id in self._broken:
                 error = str(self._broken[item.problem.id].error)
                 self.results[position] = GradeResult(item.problem.id, Verdict.ERROR, message=error)
-            elif self.results[position] is None and item.language not in languages():
-                message = unsupported_message(item.language)
+            elif self.results[position] is None and item.language is None:
+                message = unsupported_message(item.language_name)
                 self.results[position] = GradeResult(
                     item.problem.id, Verdict.UNSUPPORTED, message=message
                 )
@@ -367,7 +377,7 @@ class GradingRun:
             unknown_sample_ids=self.unknown,
             samples_outside_selection=len(self.outside),
             samples_format=self.kind,
-            languages=dict(Counter(item.language for item in self.items)),
+            languages=dict(Counter(item.language_name for item in self.items)),
             seed=self.seed,
             resumed=self.resumed,
             options=self.journal_options,
@@ -404,7 +414,9 @@ class GradingRun:
 
 def grade_all(
     grader: ProgramGrader,
-    jobs: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, str | None]],
+    jobs: Iterable[
+        tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]
+    ],
     *,
     on_result: Callable[[int, GradeResult], None] | None = None,
     progress: bool = True,
@@ -512,12 +524,13 @@ def unsupported_message(language: str) -> str:
 
 
 def sample_program(
-    problem: Problem, samples: Samples, text: str, stated: str | None = None
-) -> tuple[str | None, str]:
-    """What runs for one sample and its language: its code (extracted from a raw answer,
-    whose fence may name the language), wrapped for assertion problems when it is Python;
-    None when the answer holds no code. ``stated``: the language the samples (or the run)
-    name, over the fence's."""
+    problem: Problem, samples: Samples, text: str, stated: str | Language | None = None
+) -> tuple[str | None, Language | str]:
+    """What runs for one sample and its language, resolved once here: its code (extracted
+    from a raw answer, whose fence may name the language), wrapped for assertion problems
+    when it is Python; None when the answer holds no code. ``stated``: the language the
+    samples (or the run) name, over the fence's. The language is its
+    :class:`~evaluator.languages.Language`, or the stated name (text) of one not graded here."""
     code, fence = extract_program(text) if samples.raw else (text, None)
     try:
         language = program_language(stated, fence)
@@ -525,6 +538,6 @@ def sample_program(
         return code, str(stated).strip().lower()
     if code is None:
         return None, language
-    if problem.harness is Harness.ASSERTION and language == DEFAULT_LANGUAGE:
+    if problem.harness is Harness.ASSERTION and language.name == DEFAULT_LANGUAGE:
         return assertion.program(problem, code, samples.continues_prompt), language
     return code, language

@@ -156,8 +156,8 @@ def test_a_journal_keeps_each_programs_language(problems, tmp_path):
         problem_list, str(samples), GradeOptions(), language="cpp", say=lambda _: None
     )
     as_python = GradingRun(problem_list, str(samples), GradeOptions(), say=lambda _: None)
-    assert [i.language for i in as_cpp.items] == ["cpp"]
-    assert [i.language for i in as_python.items] == ["python"]
+    assert [i.language.name for i in as_cpp.items] == ["cpp"]
+    assert [i.language.name for i in as_python.items] == ["python"]
     assert as_cpp.items[0].key != as_python.items[0].key
     assert as_cpp.journal_options["language"] == "cpp"
     assert "language" not in as_python.journal_options  # a Python run's journal is as before
