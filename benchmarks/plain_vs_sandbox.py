@@ -194,7 +194,7 @@ def _last_line(text: str) -> str:
 def run_failure(run: PlainRun, cpu_limit: float) -> tuple[str, str] | None:
     """The verdict of a plain run that did not end cleanly (as the sandbox names them). A peak
     over the memory limit comes first: a judge enforcing it would have stopped the run there."""
-    if run.maxrss_kb >= LIMITS.memory_mb << 10:
+    if run.maxrss_kb >= LIMITS.memory_limit << 10:
         return "MLE", f"memory limit (peak {run.maxrss_kb // 1024} MB)"
     if run.status == -signal.SIGXCPU:
         return "TLE", f"CPU limit (SIGXCPU; wait4 measured {run.cpu:.2f} s)"
@@ -738,7 +738,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine(),
         "isolation": args.isolation,
         "workers": args.workers,
-        "limits": {"cpu_s": TIME_LIMITS, "memory_mb": LIMITS.memory_mb},
+        "limits": {"cpu_s": TIME_LIMITS, "memory_mb": LIMITS.memory_limit},
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "sets": reports,
     }

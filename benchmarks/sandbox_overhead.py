@@ -271,7 +271,7 @@ def bench_sandbox(
     isolation: Isolation, workload: list[list[str]], workers: int, strategy: str
 ) -> Measure:
     tests = len(workload[0])
-    limits = Limits(cpu_time=TIMEOUT_S)
+    limits = Limits(time_limit=TIMEOUT_S)
     life_start = snapshot_start()
     pool = SandboxPool(workers=workers)
     started = time.perf_counter()

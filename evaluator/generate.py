@@ -180,6 +180,9 @@ def resolve_model(model: str, gguf_file: str | None = None) -> tuple[Path, str |
     return path, gguf_file
 
 
+DEFAULT_ENGINE = "auto"  # vLLM when installed and a GPU is present, else transformers
+
+
 def choose_engine(engine: str) -> str:
     """``vllm`` or ``transformers``; ``auto`` picks vLLM when it is installed and a GPU is."""
     if engine != "auto":
@@ -393,7 +396,7 @@ def generate_samples(
     model: str,
     gguf_file: str | None = None,
     config: GenerationConfig,
-    engine: str = "auto",
+    engine: str = DEFAULT_ENGINE,
     chat: bool | None = None,
     progress: Progress | None = None,
     quiet: bool = False,

@@ -12,6 +12,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from evaluator.limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
+
+__all__ = [
+    "DEFAULT_MEMORY_LIMIT",
+    "DEFAULT_TIME_LIMIT",
+    "Harness",
+    "Problem",
+    "TestCase",
+    "Verdict",
+]
+
 
 class Verdict(StrEnum):
     """Outcome of one test or one submission, worst first when combining."""
@@ -49,10 +60,6 @@ class TestCase:
 
     input: str
     output: str
-
-
-DEFAULT_TIME_LIMIT = 6.0  # seconds of CPU per test, LiveCodeBench's per-test timeout
-DEFAULT_MEMORY_LIMIT = 1024  # MB per program
 
 
 @dataclass(slots=True)

@@ -157,7 +157,7 @@ def expected_outputs(
                     inputs=inputs,
                     mode=Mode.CALL,
                     func_name=func,
-                    limits=Limits(cpu_time=time_limit),
+                    limits=Limits(time_limit=time_limit),
                 )
             ),
         )

@@ -51,7 +51,7 @@ from evaluator.languages import DEFAULT_LANGUAGE, BuildLimits, Language
 from evaluator.problem import Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult
 from evaluator.runner.grading import TestResult
-from evaluator.sandbox import Isolation
+from evaluator.sandbox import DEFAULT_PROFILE, Isolation, Limits
 
 __all__ = ["GradingActor", "RayGrader", "ray_available"]
 
@@ -117,7 +117,9 @@ def _problem_from_wire(record: dict[str, Any]) -> Problem:
     return rebuild_problem(record)
 
 
-_Wire = tuple[str, str, str, list[tuple[str, float, float, int, str, str, str]]]
+_Wire = tuple[
+    str, str, str, list[tuple[str, float, float, int, str, str, str]], dict[str, Any] | None
+]
 
 
 def _result_to_wire(result: GradeResult) -> _Wire:
@@ -125,16 +127,18 @@ def _result_to_wire(result: GradeResult) -> _Wire:
         (str(t.verdict), t.cpu_time, t.wall_time, t.peak_memory_kb, t.message, t.stdout, t.stderr)
         for t in result.tests
     ]
-    return (result.problem_id, str(result.verdict), result.message, tests)
+    limits = None if result.limits is None else asdict(result.limits)
+    return (result.problem_id, str(result.verdict), result.message, tests, limits)
 
 
 def _result_from_wire(data: _Wire) -> GradeResult:
-    problem_id, verdict, message, tests = data
+    problem_id, verdict, message, tests, limits = data
     return GradeResult(
         problem_id,
         Verdict(verdict),
         [TestResult(Verdict(v), *rest) for v, *rest in tests],
         message,
+        None if limits is None else Limits(**limits),
     )
 
 
@@ -151,7 +155,7 @@ class GradingActor:
     """
 
     def __init__(
-        self, options: dict[str, Any], workers: int | None, profile: str = "default"
+        self, options: dict[str, Any], workers: int | None, profile: str = DEFAULT_PROFILE
     ) -> None:
         self.grader = Grader(_options_from_wire(options), workers=workers, profile=profile)
         # Problems by object id: a problem travels to a node once (Ray's object store keeps
@@ -272,7 +276,7 @@ class RayGrader:
         actors: int | None = None,
         workers_per_actor: int | None = None,
         actor_num_cpus: float | None = None,
-        profile: str = "default",
+        profile: str = DEFAULT_PROFILE,
         max_retries: int = 3,
         max_in_flight: int | None = None,
         batch_size: int = 16,

@@ -11,7 +11,10 @@ import click
 from evaluator.cli.options import PROBLEMS
 from evaluator.cli.paths import writable
 from evaluator.formats import InputError, read_problems
+from evaluator.generate import DEFAULT_ENGINE, GenerationConfig
 from evaluator.runner.journal import write_jsonl_atomic
+
+DEFAULT = GenerationConfig()  # the library's defaults are the options' (written once there)
 
 __all__ = ["generate"]
 
@@ -33,41 +36,45 @@ __all__ = ["generate"]
     "(replaced if it exists; checked before the model is loaded).",
 )
 @click.option(
-    "--n", type=click.IntRange(min=1), default=1, show_default=True, help="Samples per problem."
+    "--n",
+    type=click.IntRange(min=1),
+    default=DEFAULT.n,
+    show_default=True,
+    help="Samples per problem.",
 )
 @click.option(
     "--temperature",
     type=click.FloatRange(min=0.0),
-    default=0.2,
+    default=DEFAULT.temperature,
     show_default=True,
     help="Sampling temperature (0: greedy).",
 )
 @click.option(
     "--top-p",
     type=click.FloatRange(min=0.0, max=1.0, min_open=True),
-    default=0.95,
+    default=DEFAULT.top_p,
     show_default=True,
     help="Nucleus sampling probability mass.",
 )
 @click.option(
     "--max-tokens",
     type=click.IntRange(min=1),
-    default=2048,
+    default=DEFAULT.max_tokens,
     show_default=True,
     help="New tokens per answer at most.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed.")
+@click.option("--seed", type=int, default=DEFAULT.seed, show_default=True, help="Sampling seed.")
 @click.option(
     "--batch-size",
     type=click.IntRange(min=1),
-    default=8,
+    default=DEFAULT.batch_size,
     show_default=True,
     help="Prompts per generate call.",
 )
 @click.option(
     "--engine",
     type=click.Choice(["auto", "vllm", "transformers"]),
-    default="auto",
+    default=DEFAULT_ENGINE,
     show_default=True,
     help="auto: vLLM when installed and a GPU is present, else transformers.",
 )

@@ -11,7 +11,7 @@ import click
 from evaluator.judges import DEFAULT_JUDGE, JUDGES
 from evaluator.languages import languages
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
-from evaluator.sandbox import Isolation, available_profiles
+from evaluator.sandbox import DEFAULT_PROFILE, Isolation, available_profiles
 from evaluator.sandbox.environments import ENVIRONMENTS
 
 __all__ = ["compile_flags", "grading_options", "parse_ks"]
@@ -128,7 +128,7 @@ def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
         *_compile_flag_options(),
         click.option(
             "--profile",
-            default="default",
+            default=DEFAULT_PROFILE,
             show_default=True,
             help=f"Sandbox profile: {', '.join(available_profiles())}, or a JSON path.",
         ),

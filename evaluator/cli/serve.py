@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from evaluator.sandbox import DEFAULT_PROFILE
+
 __all__ = ["serve"]
 
 
@@ -46,7 +48,7 @@ __all__ = ["serve"]
     "/submit, which SandboxFusion's clients retry).",
 )
 @click.option(
-    "--profile", default="default", show_default=True, help="Sandbox profile (name or path)."
+    "--profile", default=DEFAULT_PROFILE, show_default=True, help="Sandbox profile (name or path)."
 )
 @click.option(
     "--trust-checkers",

@@ -127,9 +127,7 @@ def calibrated_limit(cpu: float, floor: float, multiplier: float) -> float:
     return max(floor, math.ceil(multiplier * cpu * 10 - 1e-9) / 10)
 
 
-def sample_programs(
-    problem: Problem, samples: Samples | None
-) -> list[tuple[str, Language | str]]:
+def sample_programs(problem: Problem, samples: Samples | None) -> list[tuple[str, Language | str]]:
     """The programs to grade for ``samples`` of ``problem``, each with its language, as a
     grading run plans them (:func:`~evaluator.runner.run.sample_program`: code extracted
     from raw answers, HumanEval completions joined to the prompt, assertion tests appended)."""

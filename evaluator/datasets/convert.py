@@ -369,7 +369,7 @@ def evalplus_to_lcb(
                 inputs=inputs,
                 mode=Mode.CALL,
                 func_name=problem.entry_point,
-                limits=Limits(cpu_time=time_limit),
+                limits=Limits(time_limit=time_limit),
                 preamble=False,
             )
         )

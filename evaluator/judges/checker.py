@@ -67,7 +67,7 @@ TRUSTED_CHECKER_TYPES = frozenset({"program", "codeforces"})
 """Checkers that run outside the sandbox (the problem setter's code, trusted): a server must
 not take them from its clients (``mcevaluate serve --trust-checkers`` says otherwise)."""
 _REQUIRED = {"python": "code", "program": "path", "codeforces": "code"}  # each type's key
-DEFAULT_CHECKER_LIMITS = Limits(cpu_time=10.0, memory_mb=1024)
+DEFAULT_CHECKER_LIMITS = Limits(time_limit=10.0)  # and a program's default memory limit
 _WA_STATUSES = (1, 2)  # testlib: _wa, _pe
 
 
@@ -112,13 +112,13 @@ def build_checker(spec: dict[str, Any]) -> PythonChecker | ProgramChecker | Code
 
 
 def _limits(spec: dict[str, Any]) -> Limits:
-    cpu = spec.get("time_limit", DEFAULT_CHECKER_LIMITS.cpu_time)
-    memory = spec.get("memory_limit", DEFAULT_CHECKER_LIMITS.memory_mb)
+    cpu = spec.get("time_limit", DEFAULT_CHECKER_LIMITS.time_limit)
+    memory = spec.get("memory_limit", DEFAULT_CHECKER_LIMITS.memory_limit)
     if isinstance(cpu, bool) or not isinstance(cpu, int | float) or not 0 < cpu < math.inf:
         raise ValueError(f"checker time_limit must be a positive number, not {cpu!r}")
     if isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0:
         raise ValueError(f"checker memory_limit must be a positive integer (MB), not {memory!r}")
-    return Limits(cpu_time=float(cpu), memory_mb=memory)
+    return Limits(time_limit=float(cpu), memory_limit=memory)
 
 
 def decode_output(stdout: bytes) -> str:

@@ -85,9 +85,7 @@ def language_for_fence(tag: str) -> Language | None:
     return next((lang for lang in languages().values() if word in lang.fence_tags), None)
 
 
-def program_language(
-    stated: str | Language | None = None, fence: str | None = None
-) -> Language:
+def program_language(stated: str | Language | None = None, fence: str | None = None) -> Language:
     """The language a program is graded as, resolved once where the program enters a run
     (below that it travels as this object): what is ``stated`` (a sample's ``language``
     field, ``--language``, a reward's column) wins; else the language its code fence's tag

@@ -54,6 +54,7 @@ from evaluator.problem import (
     Verdict,
 )
 from evaluator.sandbox import (
+    DEFAULT_PROFILE,
     Isolation,
     Job,
     JobResult,
@@ -156,12 +157,15 @@ class TestResult:
 @dataclass(slots=True)
 class GradeResult:
     """A program's result on a problem. ``verdict`` is the first non-AC verdict in test order
-    (AC when every test passed); a problem with zero tests is an ERROR and never passes."""
+    (AC when every test passed); a problem with zero tests is an ERROR and never passes.
+    ``limits``: those its tests ran under, as the sandbox returned them with the run (None
+    when no test ran: a compile error, no code, a broken problem); what results record."""
 
     problem_id: str
     verdict: Verdict
     tests: list[TestResult] = field(default_factory=list)
     message: str = ""
+    limits: Limits | None = None
 
     @property
     def passed(self) -> bool:
@@ -183,7 +187,20 @@ class GradeResult:
         }
         if self.message:
             data["message"] = clean_message(self.message)
+        if self.limits is not None:
+            data.update(limits_record(self.limits))
         return data
+
+
+def limits_record(limits: Limits) -> dict[str, float]:
+    """What a result records of the limits its tests ran under, by the names a problem and
+    the options use: ``time_limit`` (CPU seconds), ``memory_limit`` (MB), ``wall_limit``
+    (seconds, the backstop in force)."""
+    return {
+        "time_limit": limits.time_limit,
+        "memory_limit": limits.memory_limit,
+        "wall_limit": round(limits.effective_wall_limit, 6),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +216,9 @@ class GradeOptions:
     # an interpreter environment for every problem (evaluator.sandbox.environments); None:
     # each problem's own, else its platform's, else a plain run's
     environment: str | None = None
-    # The wall-clock backstop is ``wall_factor * time limit + wall_slack`` seconds; None keeps
-    # the sandbox's default (2x + 1 s), generous so that machine load never changes a verdict.
+    # The wall-clock backstop is ``wall_factor * time_limit + wall_slack`` seconds; None keeps
+    # the sandbox's default (wall_backstop), generous so that machine load never changes a
+    # verdict.
     # RL rewards may tighten it (a sleeping or starved program then costs less wall time).
     wall_factor: float | None = None
     wall_slack: float = 1.0
@@ -217,10 +235,16 @@ class GradeOptions:
         return language.flags(problem.metadata, override)
 
     def limits_for(self, problem: Problem) -> Limits:
-        cpu = problem.time_limit or self.time_limit
-        wall = None if self.wall_factor is None else self.wall_factor * cpu + self.wall_slack
+        """The limits ``problem``'s tests run under: its own, else these options'. Computed
+        once per program, when its job is built; the result carries them back."""
+        time_limit = problem.time_limit or self.time_limit
+        wall_limit = (
+            None if self.wall_factor is None else self.wall_factor * time_limit + self.wall_slack
+        )
         return Limits(
-            cpu_time=cpu, wall_time=wall, memory_mb=problem.memory_limit or self.memory_limit
+            time_limit=time_limit,
+            wall_limit=wall_limit,
+            memory_limit=problem.memory_limit or self.memory_limit,
         )
 
 
@@ -317,7 +341,7 @@ class Grader:
         *,
         pool: SandboxPool | None = None,
         workers: int | None = None,
-        profile: str = "default",
+        profile: str = DEFAULT_PROFILE,
         checker_pool: SandboxPool | None = None,
         precompiled_headers: bool = True,
         builder: Builder | None = None,
@@ -708,8 +732,8 @@ def _collect(problem: Problem, job: JobResult, verdicts: dict[int, Outcome]) -> 
     tests += [TestResult(Verdict.SKIPPED) for _ in range(expected - len(tests))]
     failed = next((t for t in tests if t.verdict is not Verdict.AC), None)
     if failed is None:
-        return GradeResult(problem.id, Verdict.AC, tests)
-    return GradeResult(problem.id, failed.verdict, tests, message=failed.message)
+        return GradeResult(problem.id, Verdict.AC, tests, limits=job.limits)
+    return GradeResult(problem.id, failed.verdict, tests, failed.message, job.limits)
 
 
 def grade(

@@ -33,6 +33,7 @@ from evaluator.formats.record_files import dumps_json, loads_json
 from evaluator.languages import DEFAULT_LANGUAGE
 from evaluator.problem import Problem, Verdict
 from evaluator.runner.grading import GradeResult, TestResult
+from evaluator.sandbox import Limits
 
 __all__ = [
     "JOURNAL_VERSION",
@@ -78,7 +79,16 @@ def result_from_dict(data: Mapping[str, Any], problem_id: str) -> GradeResult:
         )
         for t in data.get("tests", [])
     ]
-    return GradeResult(problem_id, Verdict(data["verdict"]), tests, str(data.get("message", "")))
+    limits = None
+    if data.get("time_limit") is not None:  # a result that ran (older ones do not say)
+        wall = data.get("wall_limit")
+        limits = Limits(
+            time_limit=float(data["time_limit"]),
+            memory_limit=int(data["memory_limit"]),
+            wall_limit=None if wall is None else float(wall),
+        )
+    message = str(data.get("message", ""))
+    return GradeResult(problem_id, Verdict(data["verdict"]), tests, message, limits)
 
 
 def problem_fingerprint(problem: Problem) -> bytes:

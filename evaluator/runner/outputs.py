@@ -13,7 +13,7 @@ from typing import Any
 from evaluator.formats import Samples, read_records, write_lcb_results
 from evaluator.languages import DEFAULT_LANGUAGE, Language, get_language
 from evaluator.problem import Harness, Problem, Verdict
-from evaluator.runner.grading import GradeOptions, GradeResult
+from evaluator.runner.grading import GradeResult
 from evaluator.runner.journal import (
     Journal,
     humaneval_result_text,
@@ -83,12 +83,12 @@ def per_problem(
     items: list[Item],
     sizes: list[int],
     results: list[GradeResult],
-    options: GradeOptions | None = None,
 ) -> list[dict[str, Any]]:
     """eval_all rows: one per problem, in problem order (items are grouped the same way),
-    each naming the languages of its programs (``languages``, in sample order).
-    With ``options``, each row also says the limits its problem ran with and shows the
-    tests its samples first failed (``failing_tests``)."""
+    each naming the languages of its programs (``languages``, in sample order), the limits
+    its tests ran under as its results carry them from the sandbox (``time_limit``,
+    ``memory_limit``; None when no program ran), and the tests its samples first failed
+    (``failing_tests``)."""
     rows, start = [], 0
     for problem, size in zip(problems, sizes, strict=True):
         chunk = results[start : start + size]
@@ -111,10 +111,10 @@ def per_problem(
         }
         if samples[problem.id].raw:
             row["output_list"] = [it.text for it in programs]
-        if options is not None:
-            limits = options.limits_for(problem)
-            row["time_limit"], row["memory_limit"] = limits.cpu_time, limits.memory_mb
-            row["failing_tests"] = failing_tests(problem, chunk)
+        limits = next((r.limits for r in chunk if r.limits is not None), None)
+        row["time_limit"] = None if limits is None else limits.time_limit
+        row["memory_limit"] = None if limits is None else limits.memory_limit
+        row["failing_tests"] = failing_tests(problem, chunk)
         rows.append(row)
     return rows
 

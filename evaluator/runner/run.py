@@ -61,6 +61,7 @@ from evaluator.runner.journal import (
 )
 from evaluator.runner.outputs import Finished, Item, RunError, per_problem
 from evaluator.runner.protocol import ProgramGrader
+from evaluator.sandbox import DEFAULT_PROFILE
 from evaluator.summary import k_warnings, summarize
 
 __all__ = [
@@ -135,7 +136,7 @@ class GradingRun:
         *,
         ks: Sequence[int] = (1,),
         seed: int = 0,
-        profile: str = "default",
+        profile: str = DEFAULT_PROFILE,
         selection: lcb_data.Selection | None = None,
         bad_problems: Sequence[BadProblem] = (),
         say: Callable[[str], None] = _stderr,
@@ -370,7 +371,7 @@ class GradingRun:
         sizes = [len(self.samples[p.id].codes) for p in self.graded]
         for line in k_warnings(sizes, self.ks):
             self.say(f"warning: {line}")
-        rows = per_problem(self.graded, self.samples, self.items, sizes, final, self.options)
+        rows = per_problem(self.graded, self.samples, self.items, sizes, final)
         summary = summarize(rows, self.ks)
         summary.update(
             problems_without_samples=self.missing,
@@ -414,9 +415,7 @@ class GradingRun:
 
 def grade_all(
     grader: ProgramGrader,
-    jobs: Iterable[
-        tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]
-    ],
+    jobs: Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]],
     *,
     on_result: Callable[[int, GradeResult], None] | None = None,
     progress: bool = True,

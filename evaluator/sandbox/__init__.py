@@ -14,6 +14,7 @@ __all__, __getattr__ = lazy_exports(
     {
         "SandboxPool": ".pool",
         "WorkerDied": ".pool",
+        "DEFAULT_PROFILE": ".profile",
         "Profile": ".profile",
         "ProfileError": ".profile",
         "available_profiles": ".profile",

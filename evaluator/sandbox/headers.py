@@ -70,13 +70,13 @@ def thread_ran_out_of_memory(stderr: bytes) -> bool:
 
 def limit_from(header: dict[str, Any], limits: dict[str, Any]) -> str | None:
     sig = header.get("signal")
-    if sig == signal.SIGXCPU or header["cpu_time"] > limits["cpu_time"]:
+    if sig == signal.SIGXCPU or header["cpu_time"] > limits["time_limit"]:
         return "cpu"
     if sig == signal.SIGXFSZ:
         return "output"
     if (
         header.get("exception") == "MemoryError"
-        or header["peak_memory_kb"] >= limits["memory_mb"] << 10
+        or header["peak_memory_kb"] >= limits["memory_limit"] << 10
     ):
         return "memory"
     return None

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from evaluator.limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 from evaluator.sandbox.files import is_plain_name, is_relative_path
 
 
@@ -37,6 +38,7 @@ class Mode(StrEnum):
     ASSERTION = "assertion"  # exec program + tests, then check(entry_point)
 
 
+DEFAULT_STACK_MB = 1024  # a fork server's main-thread stack (deep recursion works)
 PROGRAM_DATA_FACTOR = 16  # an executed program's RLIMIT_DATA, in memory limits (see Limits)
 
 
@@ -47,37 +49,45 @@ class LimitHit(StrEnum):
     OUTPUT = "output"
 
 
-def wall_backstop(cpu_time: float) -> float:
-    """The wall-clock limit of a test whose caller gave none: ``2 * cpu_time + 1`` seconds
+def wall_backstop(time_limit: float) -> float:
+    """The wall-clock limit of a test whose caller gave none: ``2 * time_limit + 1`` seconds
     (a program that sleeps or blocks ends; verdicts stay by CPU time)."""
-    return 2 * cpu_time + 1.0
+    return 2 * time_limit + 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Per-test limits. ``wall_time`` is a backstop against sleeping or blocked programs;
-    verdicts are by CPU time. ``None`` wall time means ``2 * cpu_time + 1`` seconds."""
+    """Per-test limits, under the names a problem and the options give them, on every hop
+    down to the fork server's check (its wire dict has the same keys): ``time_limit``
+    seconds of CPU, ``memory_limit`` MB, ``wall_limit`` seconds of wall clock, a backstop
+    against sleeping or blocked programs (verdicts are by CPU time; ``None`` means
+    :func:`wall_backstop`). What a run measured keeps its own names (``RunResult.cpu_time``,
+    ``wall_time``, ``peak_memory_kb``)."""
 
-    cpu_time: float = 6.0  # seconds
-    wall_time: float | None = None  # seconds
-    memory_mb: int = 1024  # RLIMIT_DATA (heap and anonymous maps; not RLIMIT_AS, see docs)
+    time_limit: float = DEFAULT_TIME_LIMIT  # seconds of CPU per test
+    wall_limit: float | None = None  # seconds
+    memory_limit: int = DEFAULT_MEMORY_LIMIT  # MB: RLIMIT_DATA (heap and anonymous maps; not
+    # RLIMIT_AS, see docs)
     output_bytes: int = 64 << 20  # stdout and stderr each (RLIMIT_FSIZE on their memfds)
     open_files: int = 64
-    stack_mb: int = 1024  # main-thread stack (deep recursion works)
-    # An executed program file (``Job.executable``) is held to ``memory_mb`` of resident
+    stack_mb: int = DEFAULT_STACK_MB  # main-thread stack
+    # An executed program file (``Job.executable``) is held to ``memory_limit`` of resident
     # memory (its peak RSS, as a judge counts it), its stack may grow as far, and its
-    # RLIMIT_DATA is only a backstop on virtual memory: this many MB (None: 16 x memory_mb).
+    # RLIMIT_DATA is only a backstop on virtual memory: this many MB (None: 16 x memory_limit).
     data_mb: int | None = None
 
     @property
-    def effective_wall_time(self) -> float:
-        return self.wall_time if self.wall_time is not None else wall_backstop(self.cpu_time)
+    def effective_wall_limit(self) -> float:
+        """The wall-clock limit the test runs under: ``wall_limit``, else the backstop."""
+        return self.wall_limit if self.wall_limit is not None else wall_backstop(self.time_limit)
 
     @property
     def program_data_mb(self) -> int:
         """An executed program's virtual backstop: room for what it reserves and never
-        touches (``reserve``, static arrays, each thread's stack of ``memory_mb``)."""
-        return self.data_mb if self.data_mb is not None else PROGRAM_DATA_FACTOR * self.memory_mb
+        touches (``reserve``, static arrays, each thread's stack of ``memory_limit``)."""
+        if self.data_mb is not None:
+            return self.data_mb
+        return PROGRAM_DATA_FACTOR * self.memory_limit
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -261,7 +271,10 @@ class RunResult:
 
 @dataclass(slots=True)
 class JobResult:
-    """Results of a job's tests, in order; tests not run (early exit) are absent."""
+    """Results of a job's tests, in order; tests not run (early exit) are absent. ``limits``:
+    those the tests ran under (the job's), returned with them so that a result records what
+    was enforced rather than computing it again."""
 
     runs: list[RunResult]
     worker_restarts: int = 0  # fork servers that died while running this job
+    limits: Limits | None = None

@@ -31,8 +31,8 @@ from typing import Any
 
 from evaluator.sandbox import reports
 from evaluator.sandbox.files import CLEAR_ENTRIES, CLEAR_SECONDS, remove_tree
-from evaluator.sandbox.jobs import Job, JobResult, LimitHit, RunResult
-from evaluator.sandbox.profile import Profile, load_profile
+from evaluator.sandbox.jobs import DEFAULT_STACK_MB, Job, JobResult, LimitHit, RunResult
+from evaluator.sandbox.profile import DEFAULT_PROFILE, Profile, load_profile
 from evaluator.sandbox.reference import SERVER_ENV, plain_run
 from evaluator.sandbox.wire import STOP, FrameReader, write_frames
 
@@ -328,10 +328,10 @@ class SandboxPool:
     def __init__(
         self,
         workers: int | None = None,
-        profile: str | os.PathLike[str] | Profile = "default",
+        profile: str | os.PathLike[str] | Profile = DEFAULT_PROFILE,
         preload: Iterable[str] = (),
         heavy: Iterable[str] = ("numpy",),
-        stack_mb: int = 1024,
+        stack_mb: int = DEFAULT_STACK_MB,
         tmp_dir: str | os.PathLike[str] | None = None,
         pin: bool = True,
         start: int | None = None,
@@ -513,12 +513,12 @@ class SandboxPool:
             done = len(results)
             part = job if done == 0 else replace(job, inputs=job.inputs[done:])
             if future is not None and future.stop_wanted:  # stopped while a server started
-                return worker, JobResult(results, restarts + killed)
+                return worker, JobResult(results, restarts + killed, job.limits)
             try:
                 if future is not None:
                     future._worker = worker
                 worker.run(part, on_result, results, future)
-                return worker, JobResult(results, restarts + killed)
+                return worker, JobResult(results, restarts + killed, job.limits)
             except BaseException as exc:
                 if not isinstance(exc, WorkerDied):  # e.g. on_result raised: the server is
                     worker.close()  # mid-job, so it cannot be reused; the caller gets the error
@@ -527,7 +527,7 @@ class SandboxPool:
                 code = worker.proc.returncode
                 worker = None
                 if future is not None and future.stop_wanted:  # nothing more is wanted
-                    return worker, JobResult(results, restarts + killed)
+                    return worker, JobResult(results, restarts + killed, job.limits)
                 if code == _RETIRED_EXIT and retired <= len(job.inputs):
                     retired += 1  # it retired after a test's result (or the last one): the
                     with self._lock:  # job goes on from there in a fresh worker, uncounted
@@ -542,7 +542,7 @@ class SandboxPool:
                     # the program takes servers down (or something keeps killing them): report it
                     missing = len(job.inputs) - len(results)
                     results += [RunResult(status="worker_died") for _ in range(missing)]
-                    return worker, JobResult(results, restarts + killed)
+                    return worker, JobResult(results, restarts + killed, job.limits)
 
     # -- shutting down --------------------------------------------------------------------------
 

@@ -94,11 +94,14 @@ class Profile:
         }
 
 
+DEFAULT_PROFILE = "default"  # the profile a pool, a grader, a run and a server use unless told
+
+
 def available_profiles() -> list[str]:
     return sorted(p.stem for p in PROFILE_DIR.glob("*.json"))
 
 
-def load_profile(name_or_path: str | os.PathLike[str] = "default") -> Profile:
+def load_profile(name_or_path: str | os.PathLike[str] = DEFAULT_PROFILE) -> Profile:
     """Load a shipped profile by name (``default``, ``permissive``) or any JSON file by path."""
     text = str(name_or_path)
     path = (

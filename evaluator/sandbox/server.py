@@ -61,7 +61,7 @@ from evaluator.sandbox.files import (
     write_path,
 )
 from evaluator.sandbox.inside import harness
-from evaluator.sandbox.jobs import wall_backstop
+from evaluator.sandbox.jobs import DEFAULT_STACK_MB, wall_backstop
 from evaluator.sandbox.wire import STOP, FrameReader, frames_end, split_frames, write_frames
 
 
@@ -825,12 +825,12 @@ class Server:
         too, which RLIMIT_DATA does not count) plus the files in the run directory. It is
         checked at each tick: every 10 ms with ``fast`` (an executed program, whose
         RLIMIT_DATA is only a backstop), else with the CPU check."""
-        cpu_limit = limits["cpu_time"]
-        wall_limit = limits["wall_time"] or wall_backstop(cpu_limit)
-        memory_limit = limits["memory_mb"] << 20
-        cap = memory_limit + _REPORT_ROOM  # a report holds a return value the child held
+        time_limit = limits["time_limit"]
+        wall_limit = limits["wall_limit"] or wall_backstop(time_limit)
+        memory_bytes = limits["memory_limit"] << 20
+        cap = memory_bytes + _REPORT_ROOM  # a report holds a return value the child held
         program = partner if partner is not None else child
-        tick = 0.01 if fast else min(0.1, max(0.01, cpu_limit / 10))
+        tick = 0.01 if fast else min(0.1, max(0.01, time_limit / 10))
         poller = child.poller
         last = None
         if stop:  # a stop from the pool wakes the wait (checked after each test as well)
@@ -870,12 +870,12 @@ class Server:
             if child.exited:
                 child.drained = child.eof or child.status_r not in events
                 continue
-            held = self._holds(program, memory_limit) if not events else 0
-            if held > memory_limit:  # first: a program over both limits at a tick crossed
+            held = self._holds(program, memory_bytes) if not events else 0
+            if held > memory_bytes:  # first: a program over both limits at a tick crossed
                 program.held = held  # this one first
                 self._kill(child, partner)
                 return last, "memory"
-            if not events and _cpu(child, partner) - start_cpu > cpu_limit:
+            if not events and _cpu(child, partner) - start_cpu > time_limit:
                 self._kill(child, partner)
                 return last, "cpu"
 
@@ -1084,7 +1084,9 @@ def _cpu(child: _Child, partner: _Child | None) -> float:
 
 
 def main() -> None:
-    stack_mb = int(sys.argv[sys.argv.index("--stack-mb") + 1]) if "--stack-mb" in sys.argv else 1024
+    stack_mb = DEFAULT_STACK_MB
+    if "--stack-mb" in sys.argv:
+        stack_mb = int(sys.argv[sys.argv.index("--stack-mb") + 1])
     _ensure_stack(stack_mb)
     req_fd, resp_fd = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)

@@ -590,8 +590,8 @@ def _program_rlimits(limits: dict[str, Any]) -> list[tuple[int, tuple[int, int]]
     and AtCoder give), RLIMIT_DATA as a backstop only (the limit is on resident memory,
     which the server's watchdog and ``wait4`` measure), output size, the program's open
     files (fds 0-2 and ``open_files`` more), no core dumps."""
-    cpu = math.ceil(limits["cpu_time"]) + 1
-    memory = limits["memory_mb"] << 20
+    cpu = math.ceil(limits["time_limit"]) + 1
+    memory = limits["memory_limit"] << 20
     data = limits["data_mb"] << 20  # Limits.program_data_mb
     stack_hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
     stack = memory if stack_hard == resource.RLIM_INFINITY else min(memory, stack_hard)
@@ -611,8 +611,8 @@ def _rlimits(limits: dict[str, Any], tests: int, files: int) -> list[tuple[int, 
     """A child's resource limits: CPU for all its tests plus a second (the server's watchdog
     enforces each test's own), memory, output size, open files (``files``: the program's
     and the harness's), no core dumps."""
-    cpu = math.ceil(limits["cpu_time"] * tests) + 1
-    memory = limits["memory_mb"] << 20
+    cpu = math.ceil(limits["time_limit"] * tests) + 1
+    memory = limits["memory_limit"] << 20
     size = limits["output_bytes"]
     return [
         (resource.RLIMIT_CPU, (cpu, cpu + 1)),

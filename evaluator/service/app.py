@@ -37,7 +37,7 @@ from evaluator.languages.builds import Builder
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, TestResult
 from evaluator.runner.run import grader_version
-from evaluator.sandbox import SandboxPool
+from evaluator.sandbox import DEFAULT_PROFILE, SandboxPool
 
 from . import e2b, grade_endpoint, nemo_gym, openrlhf, piston, sandbox_fusion, slime
 from .cancel import Gone, graded, unless_gone
@@ -71,7 +71,7 @@ class Settings:
     max_running: int | None = None
     max_waiting: int = 512
     memory_limit: int = DEFAULT_MEMORY_LIMIT  # MB, for a /run_code that gives none
-    profile: str = "default"
+    profile: str = DEFAULT_PROFILE
     # take checkers that run outside the sandbox (program, codeforces) from clients
     trust_checkers: bool = False
 

@@ -98,9 +98,9 @@ class RunCode:
 
     def limits(self, default_memory_mb: int) -> Limits:
         return Limits(
-            cpu_time=self.run_timeout,
-            wall_time=self.run_timeout,
-            memory_mb=self.memory_mb or default_memory_mb,
+            time_limit=self.run_timeout,
+            wall_limit=self.run_timeout,
+            memory_limit=self.memory_mb or default_memory_mb,
         )
 
     def program_job(self, build: Build, language: Language, default_memory_mb: int) -> Job:

@@ -67,6 +67,7 @@ def _run_with(grader: ProgramGrader, samples_path: str) -> dict:
         {
             "id": row["question_id"],
             "graded": row["graded_list"],
+            "limits": (row["time_limit"], row["memory_limit"]),  # as the sandbox returned them
             "verdicts": [
                 (
                     d["verdict"],

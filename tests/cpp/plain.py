@@ -38,7 +38,7 @@ from evaluator.sandbox.reference import child_environment
 
 CPP = get_language("cpp")
 CASES_FILE = Path(__file__).with_name("cases.toml")
-LIMITS = Limits(cpu_time=1.0, memory_mb=256, output_bytes=1 << 20)
+LIMITS = Limits(time_limit=1.0, memory_limit=256, output_bytes=1 << 20)
 # Builds that must fail by a limit do so in seconds, not the default tens of seconds: memory
 # ends the compile bomb and the /dev/random include (~2 s, at 1 GiB). CPU is the product's
 # default: a bits/stdc++.h build without the precompiled header takes ~1.6 s of CPU here, and
@@ -149,9 +149,9 @@ os.write(report, json.dumps([status, usage.ru_utime + usage.ru_stime, usage.ru_m
 
 
 def _launcher(limits: Limits, stack: int | None, report: int) -> list[str]:
-    memory = limits.memory_mb << 20
+    memory = limits.memory_limit << 20
     numbers = (
-        math.ceil(limits.cpu_time),
+        math.ceil(limits.time_limit),
         memory if stack is None else stack,
         limits.output_bytes,
         report,
@@ -182,10 +182,10 @@ def run_binary(
         program = int(report.readline() or 0)
         timed_out = over_memory = False
         while process.poll() is None:  # the judge's watch: wall time and resident memory
-            if time.monotonic() - start > limits.effective_wall_time:
+            if time.monotonic() - start > limits.effective_wall_limit:
                 _kill(program)
                 timed_out = True
-            if _resident(program) > limits.memory_mb << 20:
+            if _resident(program) > limits.memory_limit << 20:
                 _kill(program)
                 over_memory = True
             time.sleep(0.005)
@@ -210,11 +210,11 @@ def run_binary(
     run.stdout_truncated = len(run.stdout) >= limits.output_bytes
     # Memory first: RLIMIT_CPU stops a program at its CPU limit, so a peak past the memory
     # limit was reached before it (a judge watching memory would have stopped it there).
-    if over_memory or run.peak_memory_kb >= limits.memory_mb << 10:
+    if over_memory or run.peak_memory_kb >= limits.memory_limit << 10:
         run.limit = LimitHit.MEMORY
     elif timed_out:
         run.limit = LimitHit.WALL
-    elif run.signal == signal.SIGXCPU or cpu > limits.cpu_time:
+    elif run.signal == signal.SIGXCPU or cpu > limits.time_limit:
         run.limit = LimitHit.CPU
     elif run.signal == signal.SIGXFSZ:
         run.limit = LimitHit.OUTPUT

@@ -178,7 +178,7 @@ def test_the_documented_stack_is_what_deep_recursion_needs():
         assert build_plain(case_text, where)[0]
         stdin = b"1000000\n"
         assert run_binary(where, stdin).stdout == b"999999\n"
-        small = run_binary(where, stdin, Limits(cpu_time=1.0, memory_mb=256), stack=8 << 20)
+        small = run_binary(where, stdin, Limits(time_limit=1.0, memory_limit=256), stack=8 << 20)
         assert small.signal == 11
 
 

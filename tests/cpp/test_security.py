@@ -42,7 +42,7 @@ def cpp(body: str) -> str:
     return HEADER + body
 
 
-TIGHT = Limits(cpu_time=1.0, wall_time=3.0, memory_mb=256, output_bytes=1 << 20)
+TIGHT = Limits(time_limit=1.0, wall_limit=3.0, memory_limit=256, output_bytes=1 << 20)
 
 
 def _lines(result) -> dict[str, str]:

@@ -449,7 +449,7 @@ def test_a_program_that_failed_is_not_shown_to_the_checker(grader):
 def test_build_checker_registers_the_type():
     assert "codeforces" in CHECKER_TYPES
     checker = build_checker({"type": "codeforces", "code": "print(1)", "time_limit": 2})
-    assert isinstance(checker, CodeforcesChecker) and checker.limits.cpu_time == 2
+    assert isinstance(checker, CodeforcesChecker) and checker.limits.time_limit == 2
     for spec, words in (
         ({"type": "codeforces"}, "non-empty string 'code'"),
         ({"type": "codeforces", "code": "print(1)", "path": "x"}, "takes code"),

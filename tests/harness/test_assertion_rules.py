@@ -367,7 +367,7 @@ def test_early_exit_keeps_the_server_in_step(tmp_path):
 def test_split_candidate_output_is_kept(pool, isolation):
     """The candidate is killed once the tests report: what it printed must not be lost."""
     code = "print('loaded')\n\ndef double_all(values):\n    print('called', values)\n    return [2 * v for v in values]\n"
-    job = build_job(_problem(), code, Limits(cpu_time=2.0), isolation, PLAIN)
+    job = build_job(_problem(), code, Limits(time_limit=2.0), isolation, PLAIN)
     assert job.tests_code is not None  # split: the tests run in their own process
     run = pool.run(job).runs[0]
     assert run.status == "ok" and run.checked

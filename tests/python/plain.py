@@ -92,7 +92,7 @@ def sandbox_job(case: Case, isolation: str, tests: int) -> Job:
     return Job(
         code=case.source,
         inputs=[text] * tests,
-        limits=Limits(cpu_time=20.0),
+        limits=Limits(time_limit=20.0),
         isolation=isolation,  # type: ignore[arg-type]
     )
 

@@ -127,7 +127,7 @@ def test_thread_out_of_memory_does_not_leak_into_the_next_test(pool):
         "    t.join()\n"
         "print(line)\n"
     )
-    limits = Limits(cpu_time=5.0, memory_mb=256)
+    limits = Limits(time_limit=5.0, memory_limit=256)
     results = {}
     for isolation in (Isolation.TEST, Isolation.ADAPTIVE):
         job = Job(code=code, inputs=["a\n", "b\n", "c\n"], isolation=isolation, limits=limits)

@@ -11,9 +11,9 @@ import pytest
 
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits, RunResult
 
-TIGHT = Limits(cpu_time=1.0, wall_time=2.5, memory_mb=256, output_bytes=1 << 20)
+TIGHT = Limits(time_limit=1.0, wall_limit=2.5, memory_limit=256, output_bytes=1 << 20)
 # For programs that must die of CPU time even on a loaded machine: a distant backstop.
-SPIN = Limits(cpu_time=1.0, wall_time=20.0, memory_mb=256, output_bytes=1 << 20)
+SPIN = Limits(time_limit=1.0, wall_limit=20.0, memory_limit=256, output_bytes=1 << 20)
 
 
 def run(pool, code: str, stdin: str = "", limits: Limits = TIGHT, **kw) -> RunResult:
@@ -135,7 +135,7 @@ def test_unbounded_output_is_cut(pool):
 
 
 def test_large_correct_output_is_not_truncated(pool):
-    limits = Limits(cpu_time=2.0, output_bytes=16 << 20)
+    limits = Limits(time_limit=2.0, output_bytes=16 << 20)
     result = run(pool, "import sys\nsys.stdout.write('y' * (5 << 20))", limits=limits)
     assert result.clean_exit and len(result.stdout) == 5 << 20 and not result.stdout_truncated
 
@@ -247,7 +247,7 @@ def test_deep_recursion_works(pool, isolation):
             return 0 if n == 0 else plain(n - 1) + 1
         print(depth(200000), plain(1000000))
     """
-    limits = Limits(cpu_time=5.0, memory_mb=1024)
+    limits = Limits(time_limit=5.0, memory_limit=1024)
     result = run(pool, code, limits=limits, isolation=isolation)
     assert result.clean_exit, result.stderr
     assert result.stdout == b"200000 1000000\n"

@@ -540,7 +540,7 @@ def test_nothing_is_left_on_the_host_when_a_server_dies_over_a_chain(pools, tmp_
     sleeper = CHAIN_PY.replace(
         'print("built")', 'print("built", flush=True)\nimport time\ntime.sleep(60)'
     )
-    future = pool.submit(Job(sleeper, [""], limits=Limits(cpu_time=3.0, wall_time=6.0)))
+    future = pool.submit(Job(sleeper, [""], limits=Limits(time_limit=3.0, wall_limit=6.0)))
     deadline = time.monotonic() + 30
     while not any((path / "run" / "dd").exists() for path in _worker_dirs(tmp_path)):
         assert time.monotonic() < deadline, "the chain was never built"

@@ -36,7 +36,7 @@ LEVELS = list(Isolation)
 # the level (Job.to_wire), so C++ once
 WAYS = [(None, level) for level in LEVELS] + [("cpp", Isolation.TEST)]
 WAY_IDS = [f"python-{level.value}" for level in LEVELS] + ["cpp"]
-LIMITS = Limits(cpu_time=2.0, wall_time=8.0, memory_mb=256)
+LIMITS = Limits(time_limit=2.0, wall_limit=8.0, memory_limit=256)
 
 
 @pytest.fixture(scope="module")
@@ -634,7 +634,7 @@ NOT_ROOT = r"""
 import os, sys, time
 from evaluator.sandbox import Job, Limits, SandboxPool
 path = sys.argv[1]
-limits = Limits(cpu_time=2.0, wall_time=8.0, memory_mb=256)
+limits = Limits(time_limit=2.0, wall_limit=8.0, memory_limit=256)
 PROBE = '''
 import os
 def attempt(name, call):

@@ -20,7 +20,7 @@ from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits, Mode
 
 # the CPU limit is what the spinning programs cost; the backstop is far (a loaded machine)
-LIMITS = Limits(cpu_time=0.5, wall_time=20.0, memory_mb=256, output_bytes=1 << 20)
+LIMITS = Limits(time_limit=0.5, wall_limit=20.0, memory_limit=256, output_bytes=1 << 20)
 FAKE_CPU, FAKE_KB = 0.000123, 4321
 
 # What every attack shares: the harness's own sender, found through the program's frames (its

@@ -25,7 +25,9 @@ def _children_cpu(pool: SandboxPool) -> float:
 
 @pytest.mark.parametrize("isolation", list(Isolation))
 def test_a_stop_kills_the_next_looping_test_at_once(tmp_path, isolation):
-    loops = Job("while True: pass", ["1\n"] * 10, limits=Limits(cpu_time=1.0), isolation=isolation)
+    loops = Job(
+        "while True: pass", ["1\n"] * 10, limits=Limits(time_limit=1.0), isolation=isolation
+    )
     with SandboxPool(workers=1, tmp_dir=tmp_path) as pool:
         pool.run(Job("print(1)", [""]))
         before = _children_cpu(pool)

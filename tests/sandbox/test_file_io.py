@@ -212,7 +212,7 @@ def _job(code: str, inputs: list[str], isolation: Isolation, limits: Limits, **f
     return Job(code=code, inputs=inputs, isolation=isolation, limits=limits, **files)
 
 
-SMALL = Limits(cpu_time=2.0, memory_mb=256, output_bytes=1 << 16)
+SMALL = Limits(time_limit=2.0, memory_limit=256, output_bytes=1 << 16)
 
 
 @pytest.mark.parametrize("isolation", ISOLATIONS)

@@ -30,7 +30,7 @@ MARKERS = [f"MCIN-{i}-{SECRETS[i]}" for i in range(TESTS)]
 # Test 0's input is big: what holds it is allocated apart (malloc, not a small-object pool),
 # so a copy left behind would survive the later tests' small allocations.
 PADDING = [1 << 16, 1, 2, 3]
-LIMITS = Limits(cpu_time=10.0, wall_time=30.0)
+LIMITS = Limits(time_limit=10.0, wall_limit=30.0)
 
 # What a program searches, without reading its own input into Python objects of its own
 # (stdin programs learn their test from fd 0's size; call-based ones from their argument).
@@ -231,7 +231,7 @@ def test_reading_ahead_on_the_channels_breaks_only_its_own_run(pool, isolation):
     job = Job(
         code,
         [_stdin_input(i) for i in range(TESTS)],
-        limits=Limits(cpu_time=2.0, wall_time=4.0),
+        limits=Limits(time_limit=2.0, wall_limit=4.0),
         isolation=isolation,
     )
     runs = pool.run(job).runs

@@ -39,7 +39,7 @@ def _snapshot(pool: SandboxPool) -> dict[str, object]:
 
 def test_thousands_of_runs_leak_nothing(tmp_path):
     fds_before = len(os.listdir("/proc/self/fd"))
-    limits = Limits(cpu_time=0.5, wall_time=1.0, memory_mb=256)
+    limits = Limits(time_limit=0.5, wall_limit=1.0, memory_limit=256)
     with SandboxPool(workers=2, tmp_dir=tmp_path) as pool:
         warm = pool.run(Job(code="print(1)", inputs=[""]))
         assert warm.runs[0].clean_exit

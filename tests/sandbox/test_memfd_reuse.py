@@ -7,7 +7,7 @@ from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
 
 
 def test_output_of_a_killed_test_does_not_reach_the_next_job(tmp_path):
-    limits = Limits(cpu_time=0.3, wall_time=1.0)
+    limits = Limits(time_limit=0.3, wall_limit=1.0)
     flood = "import sys\nsys.stdout.write('x' * 100000)\nsys.stdout.flush()\nwhile True: pass\n"
     with SandboxPool(workers=1, tmp_dir=tmp_path) as pool:
         for isolation in (Isolation.SUBMISSION, Isolation.TEST):

@@ -16,7 +16,7 @@ import pytest
 
 from evaluator.sandbox import Isolation, Job, Limits, Mode, SandboxPool
 
-LIMITS = Limits(cpu_time=20.0, wall_time=60.0, memory_mb=1024)
+LIMITS = Limits(time_limit=20.0, wall_limit=60.0, memory_limit=1024)
 
 # The earlier submission: its output and a comment in its code are the needles.
 EARLIER = "# MCLEAK-src-77\nprint('MCLEAK' + '-out-' + str(6 * 7 * 1000 + 13))\n"

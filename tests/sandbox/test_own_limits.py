@@ -13,7 +13,7 @@ import pytest
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits
 
 # distant backstops: the programs must die of CPU time or memory even on a loaded machine
-SPIN = Limits(cpu_time=1.0, wall_time=20.0, memory_mb=256, output_bytes=1 << 20)
+SPIN = Limits(time_limit=1.0, wall_limit=20.0, memory_limit=256, output_bytes=1 << 20)
 
 # every soft limit up to its hard one, as far as the program may go
 RAISE_SOFT = """

@@ -67,7 +67,7 @@ def test_permissive_profile_keeps_limits_only(tmp_path):
         )
         assert spawn.runs[0].stdout == b"0\n"  # processes allowed
         spin = own.run(
-            Job(code="while True: pass", inputs=[""], limits=Limits(cpu_time=0.5, wall_time=20))
+            Job(code="while True: pass", inputs=[""], limits=Limits(time_limit=0.5, wall_limit=20))
         )
         assert spin.runs[0].limit is not None  # limits still enforced
 

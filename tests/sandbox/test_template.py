@@ -12,7 +12,7 @@ from pathlib import Path
 
 from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
 
-LIMITS = Limits(cpu_time=5.0, wall_time=20.0)
+LIMITS = Limits(time_limit=5.0, wall_limit=20.0)
 PROFILES = Path(__file__).resolve().parents[2] / "sandbox_profiles"
 
 
