@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from evaluator.limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
+from evaluator.default_limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 
 __all__ = [
     "DEFAULT_MEMORY_LIMIT",

@@ -67,8 +67,8 @@ def _literals(value: float | int) -> list[str]:
 @pytest.mark.parametrize(
     ("value", "home"),
     [
-        (6.0, "evaluator/limits.py"),  # DEFAULT_TIME_LIMIT, seconds of CPU per test
-        (1024, "evaluator/limits.py"),  # DEFAULT_MEMORY_LIMIT (MB)
+        (6.0, "evaluator/default_limits.py"),  # DEFAULT_TIME_LIMIT, seconds of CPU per test
+        (1024, "evaluator/default_limits.py"),  # DEFAULT_MEMORY_LIMIT (MB)
     ],
 )
 def test_the_default_limits_are_written_once(value, home):
@@ -143,7 +143,7 @@ COUNTERPARTS = {
     "evaluator/cli/generate.py": ["evaluator/generate.py"],
     "evaluator/cli/report.py": ["evaluator/report/stats.py", "evaluator/report/compare.py"],
     "evaluator/cli/serve.py": ["evaluator/service/app.py", "evaluator/service/uvicorn_server.py"],
-    "evaluator/cli/options.py": ["evaluator/limits.py", "evaluator/runner/grading.py"],
+    "evaluator/cli/options.py": ["evaluator/default_limits.py", "evaluator/runner/grading.py"],
     "evaluator/cli/dataset.py": ["evaluator/datasets/check.py", "evaluator/datasets/convert.py"],
 }
 

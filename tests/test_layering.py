@@ -35,12 +35,12 @@ def test_evaluator_imports_nothing_from_trainer_addon():
 def test_the_sandbox_imports_nothing_above_it():
     """The sandbox (how a process runs, the code inside the child included) knows nothing of
     harnesses, judges or grading: it imports only itself, the leaves ``evaluator.lazy`` and
-    ``evaluator.limits`` (the default limits, written once) and the standard library."""
+    ``evaluator.default_limits`` (the default limits, written once) and the standard library."""
     offenders = [
         f"{where} imports {name}"
         for where, name in _imports(EVALUATOR / "sandbox")
         if name.split(".")[0] == "evaluator"
-        and not name.startswith(("evaluator.sandbox", "evaluator.lazy", "evaluator.limits"))
+        and not name.startswith(("evaluator.sandbox", "evaluator.lazy", "evaluator.default_limits"))
     ]
     assert offenders == []
 
@@ -48,7 +48,7 @@ def test_the_sandbox_imports_nothing_above_it():
 # The layers, lowest first (docs/architecture.md draws them). A module may import its own
 # layer and those below; the longest matching prefix places a module.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("model", ("evaluator.problem", "evaluator.lazy", "evaluator.limits")),
+    ("model", ("evaluator.problem", "evaluator.lazy", "evaluator.default_limits")),
     ("sandbox", ("evaluator.sandbox",)),
     ("languages", ("evaluator.languages",)),
     (

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from evaluator.limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
+from evaluator.default_limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 from evaluator.sandbox.files import is_plain_name, is_relative_path
 
 
