@@ -51,10 +51,10 @@ def run_checker(
             with open(os.path.join(work, name), "wb") as handle:
                 handle.write(data)
         trusted = TrustedLimits(
-            cpu_time=limits.time_limit,
-            memory_mb=limits.memory_limit,
-            file_bytes=OUTPUT_CAP,
-            wall_time=limits.effective_wall_limit,
+            time_limit=limits.time_limit,
+            memory_limit=limits.memory_limit,
+            output_bytes=OUTPUT_CAP,
+            wall_limit=limits.effective_wall_limit,
         )
         # its stdout and stderr unlinked: it cannot name them, they do not sit among its files
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:

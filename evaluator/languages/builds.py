@@ -50,10 +50,10 @@ class ConfinedTool:
 
     def __call__(self, argv: list[str], work: str) -> ToolRun:
         limits = TrustedLimits(
-            cpu_time=self.limits.cpu_time,
-            memory_mb=self.limits.memory_mb,
-            file_bytes=self.limits.output_bytes,
-            wall_time=self.limits.effective_wall_time,
+            time_limit=self.limits.cpu_time,
+            memory_limit=self.limits.memory_mb,
+            output_bytes=self.limits.output_bytes,
+            wall_limit=self.limits.effective_wall_time,
         )
         with tempfile.TemporaryFile() as output:  # unlinked: the compiler cannot name it
             run = launch(

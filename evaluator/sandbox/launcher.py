@@ -143,14 +143,15 @@ _POLL = 0.1  # seconds between looks at a running program (its wall-clock limit,
 
 @dataclass(frozen=True, slots=True)
 class TrustedLimits:
-    """What one trusted program may use: CPU seconds per process (its verdict), data MB per
-    process, bytes per file it writes, and the wall-clock seconds after which its group is
-    killed."""
+    """What one trusted program may use, under the names the sandbox's
+    :class:`~evaluator.sandbox.jobs.Limits` gives them: CPU seconds per process (its
+    verdict), data MB per process, bytes per file it writes, and the wall-clock seconds after
+    which its group is killed."""
 
-    cpu_time: float
-    memory_mb: int
-    file_bytes: int
-    wall_time: float
+    time_limit: float
+    memory_limit: int
+    output_bytes: int
+    wall_limit: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +206,7 @@ def launch(
     it as (:func:`trusted_user`; ``work`` and every directory in it are then made root's,
     open to that group); ``stop``: once set, the run is killed (limit ``"stopped"``). Never
     raises for what the program does; ``OSError`` if the wrapper cannot be started."""
-    cpu = max(1, int(limits.cpu_time + 0.999))
+    cpu = max(1, int(limits.time_limit + 0.999))
     if user is not None and (
         os.geteuid() != 0 or any(kernel.closed_to_others(p) for p in (work, *readable))
     ):
@@ -228,8 +229,8 @@ def launch(
         # so a build's CE says it was the CPU; at a hard limit equal to it, a plain SIGKILL.
         "rlimits": [
             ("RLIMIT_CPU", cpu, cpu + 1),
-            ("RLIMIT_DATA", limits.memory_mb << 20, limits.memory_mb << 20),
-            ("RLIMIT_FSIZE", limits.file_bytes, limits.file_bytes),
+            ("RLIMIT_DATA", limits.memory_limit << 20, limits.memory_limit << 20),
+            ("RLIMIT_FSIZE", limits.output_bytes, limits.output_bytes),
             ("RLIMIT_CORE", 0, 0),
         ],
     }
@@ -239,7 +240,7 @@ def launch(
         command, cwd=work, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
         env=LAUNCH_ENV, start_new_session=True,
     )  # fmt: skip
-    limit = _watch(process, start + limits.wall_time, stop)
+    limit = _watch(process, start + limits.wall_limit, stop)
     status = process.wait()
     return Launched(status, limit, time.monotonic() - start)
 

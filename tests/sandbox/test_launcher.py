@@ -184,7 +184,7 @@ import os, sys, tempfile
 from evaluator.sandbox.launcher import TrustedLimits, launch, trusted_user
 with tempfile.TemporaryDirectory() as work, tempfile.TemporaryFile() as out:
     os.chmod(work, 0o755)  # the launcher's work, as a grader's
-    limits = TrustedLimits(cpu_time=5.0, memory_mb=512, file_bytes=1 << 20, wall_time=60.0)
+    limits = TrustedLimits(time_limit=5.0, memory_limit=512, output_bytes=1 << 20, wall_limit=60.0)
     run = launch(["/bin/bash", "-c", sys.argv[1]], work, limits, out=out, err=out, user=trusted_user())
     out.seek(0)
     print("uid", os.geteuid(), "status", run.status, "limit", run.limit)
