@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
@@ -18,6 +19,7 @@ from evaluator.problem import Verdict
 
 __all__ = [
     "GROUP_NAME_CAP",
+    "describe_file",
     "fixed",
     "group_name",
     "grouped",
@@ -31,6 +33,7 @@ __all__ = [
 ]
 
 GROUP_NAME_CAP = 40  # characters of a difficulty or platform name in the summary
+_HASH_CHUNK = 1 << 20  # bytes read at a time when hashing a file
 _VERDICT_ORDER = [str(v) for v in Verdict]
 
 
@@ -63,6 +66,19 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     for i in range(n - c + 1, n + 1):
         failure *= 1.0 - k / i
     return 1.0 - failure
+
+
+def describe_file(path: str) -> dict[str, Any]:
+    """``{"path", "bytes", "sha256"}`` of a file, so that a summary says exactly which
+    problems and samples it graded (and a report, which results it shows); just ``{"path"}``
+    for what is not a local file (a hub address)."""
+    if not os.path.isfile(path):
+        return {"path": path}
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_HASH_CHUNK):
+            digest.update(chunk)
+    return {"path": path, "bytes": os.path.getsize(path), "sha256": digest.hexdigest()}
 
 
 def group_name(value: Any) -> str:

@@ -63,10 +63,11 @@ def print_table(summary: dict[str, Any]) -> None:
 
 def print_comparison(comparison: Comparison) -> None:
     """A comparison as a table: pass@1 of A and B, B - A with its interval and p-value,
-    overall, by difficulty and by platform; then the problems one run solves alone."""
+    overall, by difficulty and by platform (by contest month: the page and ``--json``); then
+    the problems one run solves alone."""
     from evaluator.report.html import p_text  # loaded with the comparison already
 
-    groups = comparison.groups
+    groups = [g for g in comparison.groups if g.section != "contest month"]
     level = f"{comparison.level:.0%} interval"
     names = [shown_name(g.name) for g in groups]
     width = max([len(n) + 2 for n in names] + [12])

@@ -1,6 +1,7 @@
 """Two runs on the same problems, paired: which problems one solves and the other does not,
-pass@1 of each overall, by difficulty and by platform, and the difference ``B - A`` with a
-paired bootstrap interval and a paired test (:mod:`evaluator.report.stats`).
+pass@1 of each (with its bootstrap interval, as each run's report shows it) overall, by
+difficulty, by platform and by contest month, and the difference ``B - A`` with a paired
+bootstrap interval and a paired test (:mod:`evaluator.report.stats`).
 
 Runs are comparable when they grade the same problems with the same options; otherwise
 :func:`compare_runs` raises :class:`CompareError`, in one line, unless asked to compare their
@@ -19,11 +20,12 @@ from evaluator.report.runs import ProblemRun, Run
 from evaluator.report.stats import (
     DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
+    bootstrap_interval,
     mcnemar_exact,
     paired_bootstrap,
     sign_flip_test,
 )
-from evaluator.report.tables import group_order
+from evaluator.report.tables import SECTIONS, SMALL_GROUP, group_order
 from evaluator.report.words import option_name, option_value
 from evaluator.summary import grouped
 
@@ -39,10 +41,10 @@ class CompareError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class GroupComparison:
-    """Pass@1 of both runs on a group of paired problems, in percent, and ``B - A`` in
-    percentage points with its interval and p-value."""
+    """Pass@1 of both runs on a group of paired problems, in percent, each with its bootstrap
+    interval, and ``B - A`` in percentage points with its interval and p-value."""
 
-    section: str  # "all", "difficulty" or "platform"
+    section: str  # "all", "difficulty", "platform" or "contest month"
     name: str
     problems: int
     a_pass1: float
@@ -52,6 +54,15 @@ class GroupComparison:
     ci_high: float
     p_value: float
     discordant: int  # problems whose pass@1 differs between the runs
+    # each run's pass@1 interval on the group (None for one problem), percent
+    a_interval: tuple[float, float] | None = None
+    b_interval: tuple[float, float] | None = None
+
+    @property
+    def small(self) -> bool:
+        """Too few problems to read much into, as the report marks its groups
+        (:data:`~evaluator.report.tables.SMALL_GROUP`)."""
+        return self.problems < SMALL_GROUP
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -62,6 +73,8 @@ class GroupComparison:
             "ci": [round(self.ci_low, 4), round(self.ci_high, 4)],
             "p_value": self.p_value,
             "discordant": self.discordant,
+            "a_ci": _rounded(self.a_interval),
+            "b_ci": _rounded(self.b_interval),
         }
 
 
@@ -88,7 +101,7 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         """The comparison as plain data (``compare --json``)."""
-        sections: dict[str, Any] = {"difficulty": {}, "platform": {}}
+        sections: dict[str, Any] = {title: {} for title, _ in SECTIONS}
         for group in self.groups[1:]:
             sections[group.section][group.name] = group.to_dict()
         return {
@@ -99,6 +112,7 @@ class Comparison:
             "all": self.overall.to_dict(),
             "by_difficulty": sections["difficulty"],
             "by_platform": sections["platform"],
+            "by_contest_month": sections["contest month"],
             "solved_only_by_a": self.only_a,
             "solved_only_by_b": self.only_b,
             "method": {
@@ -136,9 +150,9 @@ def compare_runs(
     else:
         test = "paired sign-flip permutation test (exact up to 16 differing problems)"
     groups = [_group("all", "all", pairs, single, resamples, seed, level)]
-    for section, key in (("difficulty", "difficulty"), ("platform", "platform")):
+    for section, key in SECTIONS:
         members = grouped(pairs, lambda pair, key=key: getattr(pair[0], key))
-        for name in group_order(section, members):
+        for name in group_order(key, members):
             groups.append(_group(section, name, members[name], single, resamples, seed, level))
     return Comparison(
         a=a,
@@ -239,6 +253,10 @@ def _group(
     else:
         p_value = sign_flip_test(a, b, resamples=resamples, seed=seed)
     mean_a, mean_b = 100 * sum(a) / len(a), 100 * sum(b) / len(b)
+    intervals = [  # each run's, as its report's table shows it (none for one problem)
+        None if len(x) < 2 else bootstrap_interval(x, resamples=resamples, seed=seed, level=level)
+        for x in (a, b)
+    ]
     return GroupComparison(
         section=section,
         name=name,
@@ -250,4 +268,14 @@ def _group(
         ci_high=100 * high,
         p_value=p_value,
         discordant=sum(x != y for x, y in zip(a, b, strict=True)),
+        a_interval=_percent(intervals[0]),
+        b_interval=_percent(intervals[1]),
     )
+
+
+def _rounded(interval: tuple[float, float] | None) -> list[float] | None:
+    return None if interval is None else [round(interval[0], 4), round(interval[1], 4)]
+
+
+def _percent(interval: tuple[float, float] | None) -> tuple[float, float] | None:
+    return None if interval is None else (100 * interval[0], 100 * interval[1])

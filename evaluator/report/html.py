@@ -29,9 +29,16 @@ from evaluator.report.pagedata import (
     report_data,
     script_json,
 )
-from evaluator.report.runs import Run
+from evaluator.report.runs import ProblemRun, Run
 from evaluator.report.stats import DEFAULT_LEVEL, DEFAULT_RESAMPLES
-from evaluator.report.tables import SMALL_GROUP, GroupRow, default_ks, pass_table, verdict_counts
+from evaluator.report.tables import (
+    SECTIONS,
+    SMALL_GROUP,
+    GroupRow,
+    default_ks,
+    pass_table,
+    verdict_counts,
+)
 from evaluator.report.words import limits_text, option_rows, size_text
 from evaluator.summary import k_warnings, pct
 
@@ -127,7 +134,10 @@ def _origin_rows(run: Run) -> list[tuple[str, str]]:
     """Where the run comes from: its label, date and command, its input files with their
     hashes, the grader, Python and platform (as pytest-html lists a run's environment)."""
     rows = [("label", run.title)] if run.title != run.label else []
-    rows += [("results", run.label), ("format", run.kind)]
+    rows += [("results", run.label)]
+    if run.results_file and run.results_file.get("sha256"):
+        rows.append(("results file", _file_text({**run.results_file, "path": run.label})))
+    rows.append(("format", run.kind))
     provenance = run.provenance or {}
     rows += [(name, str(provenance[name])) for name in ("date", "command") if provenance.get(name)]
     problems = provenance.get("problems")
@@ -217,7 +227,15 @@ def _resource_plots(run: Run) -> dict[str, Any]:
 
 
 def _pass_plot(rows: Sequence[GroupRow], metric: str, title: str) -> Markup:
-    return svg.bars([(r.name, r.rates.get(metric)) for r in rows], title=title, scale=100.0)
+    """A breakdown's bars: each group's ``metric``, with its pass@1 interval (the table's)
+    when the metric is pass@1, and its ``few`` mark."""
+    return svg.bars(
+        [(r.name, r.rates.get(metric)) for r in rows],
+        title=title,
+        scale=100.0,
+        intervals=[r.interval for r in rows] if metric == "pass@1" else None,
+        few=[r.small for r in rows],
+    )
 
 
 def render_report(run: Run, ks: Sequence[int] | None = None) -> str:
@@ -283,39 +301,68 @@ def _options_text(run: Run) -> str:
     return "; ".join(f"{name}: {value}" for name, value in option_rows(run.options))
 
 
+def _comparison_plots(comparison: Comparison) -> list[tuple[str, Markup, Markup | None]]:
+    """Per breakdown (difficulty with all problems first, platform, contest month): its
+    title, the forest plot of ``B - A`` with its interval and the bars of both runs' pass@1
+    with theirs (none by month: two bars for each of a release's 20 or more months make a
+    plot several screens tall, the forest plot shows them in one), groups of few problems
+    marked."""
+    plots: list[tuple[str, Markup, Markup | None]] = []
+    for title, _ in SECTIONS:
+        groups = [g for g in comparison.groups if g.section == title]
+        if not groups or {g.name for g in groups} == {"unknown"}:
+            continue
+        if title == "difficulty":
+            groups = [comparison.overall, *groups]
+        few = [g.small for g in groups]
+        forest = svg.forest(
+            [(g.name, g.diff, g.ci_low, g.ci_high) for g in groups],
+            title=f"B - A pass@1 by {title}, with its interval",
+            few=few,
+        )
+        bars = None
+        if title != "contest month":
+            bars = svg.grouped_bars(
+                [g.name for g in groups],
+                [("A", [g.a_pass1 for g in groups]), ("B", [g.b_pass1 for g in groups])],
+                title=f"pass@1 of A and B by {title}, with their intervals",
+                intervals=[[g.a_interval for g in groups], [g.b_interval for g in groups]],
+                few=few,
+            )
+        plots.append((title, forest, bars))
+    return plots
+
+
 def render_comparison(comparison: Comparison, links: Sequence[str | None] = (None, None)) -> str:
     """The comparison page: both runs, the paired table with intervals and p-values, plots,
     the problems one run solves and the other does not, and the per-problem table whose rows
-    open to each sample's verdict in both runs; ``links`` to each run's report page (see
-    :func:`evaluator.report.report_link`), None where there is none."""
+    open to each sample's verdict and message in both runs; ``links`` to each run's report
+    page (see :func:`evaluator.report.report_link`), None where there is none."""
     groups = comparison.groups
     sections = {
         section: [g for g in groups if g.section == section]
-        for section in ("all", "difficulty", "platform")
+        for section in ("all", *(title for title, _ in SECTIONS))
     }
-    plotted = [*sections["all"], *sections["difficulty"]]
-    labels = [g.name for g in plotted]
     page = _environment().get_template("compare.html.j2")
     runs = [("A", comparison.a), ("B", comparison.b)]
     return _utf8(
         page.render(
             c=comparison,
             overall=groups[0],
-            table_sections=[(name, rows) for name, rows in sections.items() if rows],
+            table_sections=[
+                (name, rows)
+                for name, rows in sections.items()
+                if rows and (name != "contest month" or {g.name for g in rows} != {"unknown"})
+            ],
             runs=runs,
             run_samples={name: _samples_text(run) for name, run in runs},
             run_options={name: _options_text(run) for name, run in runs},
             run_limits={name: dict(_limit_rows(run)) for name, run in runs},
+            provenance=_paired_rows([_provenance(run) for _, run in runs]),
             links=dict(zip(("A", "B"), links, strict=True)),
-            forest_plot=svg.forest(
-                [(g.name, g.diff, g.ci_low, g.ci_high) for g in plotted],
-                title="B - A pass@1 with its interval",
-            ),
-            pass_plot=svg.grouped_bars(
-                labels,
-                [("A", [g.a_pass1 for g in plotted]), ("B", [g.b_pass1 for g in plotted])],
-                title="pass@1 of A and B",
-            ),
+            plots=_comparison_plots(comparison),
+            small_group=SMALL_GROUP,
+            solved_alone=_solved_alone(comparison),
             first_page=first_pairs(comparison),
             page_size=PAGE_SIZE,
             data=script_json(comparison_data(comparison, links)),
@@ -324,3 +371,28 @@ def render_comparison(comparison: Comparison, links: Sequence[str | None] = (Non
             page_js=_static("compare.js"),
         )
     )
+
+
+def _paired_rows(runs: Sequence[Sequence[tuple[str, str]]]) -> list[tuple[str, list[str]]]:
+    """The provenance rows of several runs side by side: each name (in the order first met)
+    with each run's values for it (``-`` where a run has none; a name a run lists several
+    times, as its problems files, joined by line)."""
+    names: dict[str, None] = {}
+    values: list[dict[str, list[str]]] = []
+    for rows in runs:
+        own: dict[str, list[str]] = {}
+        for name, value in rows:
+            names.setdefault(name)
+            own.setdefault(name, []).append(value)
+        values.append(own)
+    return [(name, ["\n".join(own.get(name, ["-"])) for own in values]) for name in names]
+
+
+def _solved_alone(comparison: Comparison) -> list[tuple[str, str, list[ProblemRun]]]:
+    """The problems one run solves and the other does not: ``(run, its name, problems)``
+    for A and B, each problem as A has it."""
+    by_id = {a.id: a for a, _ in comparison.pairs}
+    return [
+        ("a", "A", [by_id[i] for i in comparison.only_a]),
+        ("b", "B", [by_id[i] for i in comparison.only_b]),
+    ]

@@ -139,18 +139,22 @@ def report_data(run: Run) -> dict[str, Any]:
 def comparison_data(comparison: Comparison, links: Sequence[str | None]) -> dict[str, Any]:
     """The per-problem data of the comparison page: ``[id, difficulty, platform, A's
     passing samples, A's samples, B's passing samples, B's samples, A's verdicts, B's
-    verdicts]`` per problem (verdicts as indices into ``verdicts``); ``reports``: the link
-    to each run's report page, or null."""
+    verdicts, A's messages, B's messages]`` per problem (verdicts as indices into
+    ``verdicts``, each sample's message, its first failure's difference or error, as an index
+    into ``strings``); ``reports``: the link to each run's report page, or null."""
     verdicts = verdict_order(
         s.verdict for pair in comparison.pairs for problem in pair for s in problem.samples
     )
     code = {v: i for i, v in enumerate(verdicts)}
+    strings = _Strings()
     return {
         "verdicts": verdicts,
+        "strings": strings.items,
         "problems": [
             [a.id, a.difficulty, a.platform, sum(a.graded), len(a.samples)]
             + [sum(b.graded), len(b.samples)]
             + [[code[s.verdict] for s in a.samples], [code[s.verdict] for s in b.samples]]
+            + [[strings(s.message) for s in a.samples], [strings(s.message) for s in b.samples]]
             for a, b in comparison.pairs
         ],
         "reports": list(links),

@@ -28,7 +28,7 @@ from evaluator.formats import InputError, read_records
 from evaluator.formats.errors import position_unit
 from evaluator.formats.fields import describe_type
 from evaluator.formats.record_files import loads_json
-from evaluator.summary import group_name, results_digest
+from evaluator.summary import describe_file, group_name, results_digest
 
 __all__ = [
     "FailingTest",
@@ -124,6 +124,8 @@ class Run:
     # (time limit, memory limit) of each measured test's problem, beside cpu_times
     test_limits: list[tuple[float | None, float | None]] = field(default_factory=list)
     name: str | None = None  # what to call it (--label), over the summary's label
+    # the results file's {"path", "bytes", "sha256"} (load_run; None: rows held in memory)
+    results_file: dict[str, Any] | None = None
 
     @property
     def title(self) -> str:
@@ -187,6 +189,7 @@ def load_run(path: str, summary_path: str | None = None) -> Run:
     run = builder.finish(summary)
     if summary is not None:
         _check_summary(run, summary, summary_path or "")
+    run.results_file = describe_file(path)
     return run
 
 

@@ -2,7 +2,8 @@
 on a log axis with a limit marked, and a forest plot of differences with their intervals.
 
 Each function returns the ``<svg>`` element as :class:`markupsafe.Markup` (text escaped here),
-sized in CSS pixels (and scaled down to fit a narrow screen: page.css), styled by the page's
+sized in CSS pixels (and scaled down to fit a narrow screen, its text set larger there so
+that it stays readable: page.css), styled by the page's
 classes (``bar``, ``series-a``, ``limit``...), with a
 ``<title>`` for screen readers. No plotting library: the pages stay small and open offline.
 """
@@ -41,6 +42,60 @@ def _text(x: float, y: float, text: str, cls: str = "", anchor: str = "start") -
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{klass}>{escape(text[:40])}</text>'
 
 
+def _label(y: float, label: str, few: bool) -> str:
+    """A row's label, right-aligned before the plot, ``few`` after it when the row's group
+    has too few problems to trust (the tables' ``few`` mark)."""
+    mark = '<tspan class="few-mark"> few</tspan>' if few else ""
+    return (
+        f'<text x="{_LABEL - 6:.1f}" y="{y:.1f}" text-anchor="end">{escape(label[:40])}{mark}'
+        "</text>"
+    )
+
+
+def _whisker(low: float, high: float, y: float, text: str) -> str:
+    """An interval from ``low`` to ``high`` (x positions) at height ``y``, capped at both
+    ends, with ``text`` as its tooltip."""
+    cap = 4
+    return (
+        f'<g class="whisker"><title>{escape(text)}</title>'
+        f'<line x1="{low:.1f}" y1="{y:.1f}" x2="{high:.1f}" y2="{y:.1f}"/>'
+        f'<line x1="{low:.1f}" y1="{y - cap:.1f}" x2="{low:.1f}" y2="{y + cap:.1f}"/>'
+        f'<line x1="{high:.1f}" y1="{y - cap:.1f}" x2="{high:.1f}" y2="{y + cap:.1f}"/></g>'
+    )
+
+
+Interval = tuple[float, float] | None
+
+
+def _bar(
+    y: float,
+    value: float,
+    scale: float,
+    cls: str,
+    text: str,
+    interval: Interval = None,
+) -> list[str]:
+    """One bar from the label column, its ``interval`` (values, as ``value``) as a whisker,
+    and ``text`` after both."""
+
+    def x_of(v: float) -> float:
+        return _PLOT * max(0.0, min(1.0, v / scale))
+
+    width = x_of(value)
+    body = [
+        f'<rect class="{escape(cls)}" x="{_LABEL}" y="{y + 3}" width="{width:.1f}" '
+        f'height="{_ROW - 6}"/>'
+    ]
+    end = width
+    if interval is not None:
+        low, high = x_of(interval[0]), x_of(interval[1])
+        tip = f"{pct(interval[0])} to {pct(interval[1])}"
+        body.append(_whisker(_LABEL + low, _LABEL + high, y + _ROW / 2, tip))
+        end = max(end, high)
+    body.append(_text(_LABEL + end + 4, y + 15, text, "value"))
+    return body
+
+
 def bars(
     items: Sequence[tuple[str, float | None]],
     *,
@@ -48,24 +103,22 @@ def bars(
     scale: float | None = None,
     fmt: Callable[[float], str] = pct,
     classes: Sequence[str] | None = None,
+    intervals: Sequence[Interval] | None = None,
+    few: Sequence[bool] | None = None,
 ) -> Markup:
     """One horizontal bar per ``(label, value)``; ``scale`` is the value of a full bar
-    (default: the largest value); None values are drawn as ``-``."""
+    (default: the largest value); None values are drawn as ``-``. ``intervals``: each
+    value's interval, drawn as a whisker; ``few``: the rows marked ``few``."""
     top = scale or max([v for _, v in items if v is not None] + [1e-12])
     body = []
     for row, (label, value) in enumerate(items):
         y = row * _ROW
-        body.append(_text(_LABEL - 6, y + 15, label, anchor="end"))
+        body.append(_label(y + 15, label, bool(few and few[row])))
         if value is None:
             body.append(_text(_LABEL + 4, y + 15, "-", "value"))
             continue
-        width = _PLOT * max(0.0, min(1.0, value / top))
         cls = f"bar {classes[row]}" if classes else "bar"
-        body.append(
-            f'<rect class="{escape(cls)}" x="{_LABEL}" y="{y + 3}" width="{width:.1f}" '
-            f'height="{_ROW - 6}"/>'
-        )
-        body.append(_text(_LABEL + width + 4, y + 15, fmt(value), "value"))
+        body += _bar(y, value, top, cls, fmt(value), intervals[row] if intervals else None)
     return _svg(_LABEL + _PLOT + _VALUE, max(1, len(items)) * _ROW + 4, title, body)
 
 
@@ -75,22 +128,21 @@ def grouped_bars(
     *,
     title: str,
     scale: float = 100.0,
+    intervals: Sequence[Sequence[Interval]] | None = None,
+    few: Sequence[bool] | None = None,
 ) -> Markup:
     """Per label one bar of each series (``series-0``, ``series-1``... classes), values
-    in percent of ``scale``, with a legend below."""
+    in percent of ``scale``, with a legend below; ``intervals``: per series each value's
+    interval, drawn as a whisker; ``few``: the labels marked ``few``."""
     body = []
     step = _ROW * len(series) + 8
     for row, label in enumerate(labels):
         y0 = row * step
-        body.append(_text(_LABEL - 6, y0 + step / 2 + 1, label, anchor="end"))
+        body.append(_label(y0 + step / 2 + 1, label, bool(few and few[row])))
         for index, (_, values) in enumerate(series):
-            y = y0 + index * _ROW
-            width = _PLOT * max(0.0, min(1.0, values[row] / scale))
-            body.append(
-                f'<rect class="bar series-{index}" x="{_LABEL}" y="{y + 3}" '
-                f'width="{width:.1f}" height="{_ROW - 6}"/>'
-            )
-            body.append(_text(_LABEL + width + 4, y + 15, pct(values[row]), "value"))
+            interval = intervals[index][row] if intervals else None
+            cls = f"bar series-{index}"
+            body += _bar(y0 + index * _ROW, values[row], scale, cls, pct(values[row]), interval)
     legend_y = len(labels) * step + 14
     for index, (name, _) in enumerate(series):
         x = _LABEL + index * 160
@@ -194,10 +246,14 @@ def _limits_label(limits: Sequence[float], unit: str, over: int) -> str:
 
 
 def forest(
-    rows: Sequence[tuple[str, float, float, float]], *, title: str, unit: str = "pp"
+    rows: Sequence[tuple[str, float, float, float]],
+    *,
+    title: str,
+    unit: str = "pp",
+    few: Sequence[bool] | None = None,
 ) -> Markup:
     """Per ``(label, estimate, low, high)`` a point and its interval on a shared axis
-    through zero."""
+    through zero; ``few``: the rows marked ``few``."""
     span = max([abs(v) for _, e, lo, hi in rows for v in (e, lo, hi)] + [1.0]) * 1.1
     body = []
 
@@ -209,7 +265,7 @@ def forest(
     body.append(f'<line class="axis" x1="{zero:.1f}" y1="0" x2="{zero:.1f}" y2="{height - 20}"/>')
     for row, (label, estimate, low, high) in enumerate(rows):
         y = row * _ROW + 11
-        body.append(_text(_LABEL - 6, y + 4, label, anchor="end"))
+        body.append(_label(y + 4, label, bool(few and few[row])))
         body.append(
             f'<line class="interval" x1="{x_of(low):.1f}" y1="{y}" x2="{x_of(high):.1f}" y2="{y}"/>'
         )

@@ -17,8 +17,6 @@ lines are printed.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import os
 import platform
 import random
 import sys
@@ -62,7 +60,7 @@ from evaluator.runner.journal import (
 from evaluator.runner.outputs import Finished, Item, RunError, per_problem
 from evaluator.runner.protocol import ProgramGrader
 from evaluator.sandbox import DEFAULT_PROFILE
-from evaluator.summary import k_warnings, summarize
+from evaluator.summary import describe_file, k_warnings, summarize
 
 __all__ = [
     "GradingRun",
@@ -76,8 +74,6 @@ __all__ = [
     "shown_ids",
 ]
 
-_HASH_CHUNK = 1 << 20  # bytes read at a time when hashing an input file
-
 
 def grader_version() -> str:
     """This grader's version, as installed (``unknown`` when run from a bare source tree)."""
@@ -85,19 +81,6 @@ def grader_version() -> str:
         return version("microcoder")
     except PackageNotFoundError:
         return "unknown"
-
-
-def describe_file(path: str) -> dict[str, Any]:
-    """``{"path", "bytes", "sha256"}`` of an input file, so that a summary says exactly which
-    problems and samples it graded; just ``{"path"}`` for what is not a local file (a hub
-    address)."""
-    if not os.path.isfile(path):
-        return {"path": path}
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(_HASH_CHUNK):
-            digest.update(chunk)
-    return {"path": path, "bytes": os.path.getsize(path), "sha256": digest.hexdigest()}
 
 
 def shown_ids(ids: Sequence[str]) -> str:

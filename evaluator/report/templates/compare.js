@@ -1,16 +1,17 @@
 /* The comparison's per-problem table: both runs' pass@1 per problem, filters, sorting, and
- * each problem's samples in both runs (which changed verdict), linked to each run's report. */
+ * each problem's samples in both runs (which changed verdict; each one's message), linked to
+ * each run's report. */
 "use strict";
 
 (function () {
   var data = JSON.parse(document.getElementById("compare-data").textContent);
-  var V = data.verdicts;
+  var V = data.verdicts, S = data.strings;
   var rows = data.problems.map(function (p) {
     var a = p[3] / p[4], b = p[5] / p[6];
     var outcome = p[3] && p[5] ? "both" : p[3] ? "a" : p[5] ? "b" : "neither";
     return { id: p[0], difficulty: p[1], platform: p[2], aPassed: p[3], aSamples: p[4],
       bPassed: p[5], bSamples: p[6], a: a, b: b, diff: b - a, outcome: outcome,
-      aVerdicts: p[7], bVerdicts: p[8] };
+      aVerdicts: p[7], bVerdicts: p[8], aMessages: p[9], bMessages: p[10] };
   });
   var outcomeNames = { both: "both solve", a: "A only", b: "B only", neither: "neither" };
 
@@ -31,9 +32,18 @@
       cell: function (r, td) { textCell(td, outcomeNames[r.outcome], "c-outcome"); } }
   ]);
 
-  function verdictCell(tr, index) {
+  /* A sample's verdict in one run, and its message (the first failure's difference or
+   * error) below it when it has one. */
+  function verdictCell(tr, index, message, run) {
     var td = tr.insertCell();
-    if (index === undefined) textCell(td, "-", "muted"); else td.appendChild(chip(V[index]));
+    td.dataset.run = run;
+    if (index === undefined) { textCell(td, "-", "muted"); return; }
+    td.appendChild(chip(V[index]));
+    if (!message) return;
+    var pre = document.createElement("pre");
+    pre.className = "message";
+    pre.textContent = S[message];
+    td.appendChild(pre);
   }
 
   function links(r) {
@@ -57,7 +67,7 @@
     var table = document.createElement("table");
     table.className = "samples";
     var head = table.createTHead().insertRow();
-    ["sample", "A", "B", ""].forEach(function (h) {
+    ["sample", "A: verdict, message", "B: verdict, message", ""].forEach(function (h) {
       var th = document.createElement("th");
       th.textContent = h;
       head.appendChild(th);
@@ -68,8 +78,8 @@
       var differs = a !== undefined && b !== undefined && a !== b;
       tr.className = differs ? "sample changed" : "sample";
       textCell(tr.insertCell(), String(i + 1), "num");
-      verdictCell(tr, a);
-      verdictCell(tr, b);
+      verdictCell(tr, a, r.aMessages[i], "A");
+      verdictCell(tr, b, r.bMessages[i], "B");
       textCell(tr.insertCell(), differs ? "changed" : "", "c-change");
       changed += differs;
     }
