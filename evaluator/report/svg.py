@@ -170,7 +170,7 @@ def histogram(
     positive = sorted(v for v in values if v > 0)
     zeros = len(values) - len(positive)
     width, height, left, bottom = 560, 204, 52, 44
-    plot_w, plot_h = width - left - 10, height - bottom - 24
+    plot_w, plot_h = width - left - 36, height - bottom - 24  # room for the last tick's label
     if not positive:
         body = [_text(left, 40, f"no measurements ({zeros} zero)")]
         return _svg(width, 60, title, body)
