@@ -20,9 +20,8 @@ from evaluator.report.runs import ProblemRun, Run
 from evaluator.report.stats import (
     DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
-    bootstrap_interval,
+    bootstrap_intervals,
     mcnemar_exact,
-    paired_bootstrap,
     sign_flip_test,
 )
 from evaluator.report.tables import SECTIONS, SMALL_GROUP, group_order
@@ -246,17 +245,19 @@ def _group(
 ) -> GroupComparison:
     a = [x.pass1 for x, _ in pairs]
     b = [y.pass1 for _, y in pairs]
-    low, high = paired_bootstrap(a, b, resamples=resamples, seed=seed, level=level)
+    diffs = [y - x for x, y in zip(a, b, strict=True)]
+    # B - A's paired interval, and each run's own as its report's table shows it (none for
+    # one problem): the same resamples of the problems for all three
+    (low, high), *own = bootstrap_intervals(
+        [diffs, a, b], resamples=resamples, seed=seed, level=level
+    )
+    intervals: list[tuple[float, float] | None] = [*own] if len(pairs) > 1 else [None, None]
     if single:
         only_a = sum(x > y for x, y in zip(a, b, strict=True))
         p_value = mcnemar_exact(only_a, sum(y > x for x, y in zip(a, b, strict=True)))
     else:
         p_value = sign_flip_test(a, b, resamples=resamples, seed=seed)
     mean_a, mean_b = 100 * sum(a) / len(a), 100 * sum(b) / len(b)
-    intervals = [  # each run's, as its report's table shows it (none for one problem)
-        None if len(x) < 2 else bootstrap_interval(x, resamples=resamples, seed=seed, level=level)
-        for x in (a, b)
-    ]
     return GroupComparison(
         section=section,
         name=name,

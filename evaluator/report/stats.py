@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "DEFAULT_RESAMPLES",
     "bootstrap_interval",
+    "bootstrap_intervals",
     "bootstrap_means",
     "mcnemar_exact",
     "paired_bootstrap",
@@ -63,17 +64,32 @@ def bootstrap_interval(
     level: float = DEFAULT_LEVEL,
 ) -> tuple[float, float]:
     """The bootstrap percentile interval of ``mean(values)``, one value per problem."""
-    scores = np.asarray(values, dtype=float)
-    n = len(scores)
+    return bootstrap_intervals([values], resamples=resamples, seed=seed, level=level)[0]
+
+
+def bootstrap_intervals(
+    columns: Sequence[Sequence[float] | np.ndarray],
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    level: float = DEFAULT_LEVEL,
+) -> list[tuple[float, float]]:
+    """:func:`bootstrap_interval` of each column (one value per problem in each, the same
+    problems), from one draw of the resamples: each column's interval is the one it gets
+    alone (the same seed draws the same resamples), at a third of the cost for three."""
+    scores = np.asarray(columns, dtype=float)
+    n = scores.shape[1]
     if not n:
         raise ValueError("need at least one score")
     rng = np.random.default_rng(seed)
     rows = max(1, _CHUNK // n)
-    means = np.empty(resamples)
+    means = np.empty((len(scores), resamples))
     for start in range(0, resamples, rows):
         count = min(rows, resamples - start)
-        means[start : start + count] = bootstrap_means(scores, rng.integers(0, n, (count, n)))
-    return percentile_interval(means, level)
+        indices = rng.integers(0, n, (count, n))
+        for column, values in enumerate(scores):
+            means[column, start : start + count] = bootstrap_means(values, indices)
+    return [percentile_interval(row, level) for row in means]
 
 
 def paired_bootstrap(

@@ -7,6 +7,7 @@ import pytest
 
 from evaluator.report.stats import (
     bootstrap_interval,
+    bootstrap_intervals,
     bootstrap_means,
     mcnemar_exact,
     paired_bootstrap,
@@ -105,3 +106,13 @@ def test_bootstrap_interval_of_one_run():
     assert 0.0 < low < mean < high < 1.0 and high - low > 0.3  # 8 problems: a wide interval
     with pytest.raises(ValueError, match="at least one score"):
         bootstrap_interval([])
+
+
+def test_intervals_of_several_columns_are_each_ones_own():
+    """One draw of the resamples for several columns gives each the interval it gets alone
+    (the comparison's B - A and each run's pass@1 share one draw)."""
+    rng = np.random.default_rng(7)
+    columns = [rng.random(300), rng.integers(0, 2, 300).astype(float), rng.random(300) - 0.5]
+    together = bootstrap_intervals(columns, resamples=2_000, seed=3)
+    alone = [bootstrap_interval(c, resamples=2_000, seed=3) for c in columns]
+    assert together == alone and len(set(together)) == 3
