@@ -80,7 +80,7 @@ class Problem:
     entry_point: str = ""
     # free-form facts for reports: platform, difficulty, contest_date, title ...
     metadata: dict[str, Any] = field(default_factory=dict)
-    # the interpreter environment (evaluator.sandbox.environments); None: by platform
+    # the interpreter environment (evaluator.harness.environments); None: by platform
     environment: str | None = None
     # File I/O (CodeContests' input_file/output_file, Codeforces' input_mode "file"): the
     # program reads its test's input from this file in its working directory instead of

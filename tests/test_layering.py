@@ -4,6 +4,7 @@ it (library, CLI, reward) never imports torch or trl, and the layers import one 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,78 @@ def test_the_sandbox_imports_nothing_above_it():
         and not name.startswith(("evaluator.sandbox", "evaluator.lazy", "evaluator.default_limits"))
     ]
     assert offenders == []
+
+
+# Words that name a platform, a dataset or one of their conventions: every problem format's
+# name and every interpreter environment's (but the generic ones), and the rest by hand.
+_GENERIC = {"ours", "tests", "input_output", "verification_info", "assert_case", "plain"}
+_CONVENTION_WORDS = {"leetcode", "leetcodedataset", "evalplus", "debugbench", "lcb"}
+_CONVENTION_TEXT = ("Solution", "check(candidate)")  # LeetCode's class, HumanEval's tests
+
+
+def _convention_words() -> set[str]:
+    from evaluator.formats.registry import formats
+    from evaluator.harness.environments import ENVIRONMENTS
+
+    named = (set(formats()) | set(ENVIRONMENTS)) - _GENERIC
+    return {_word(name) for name in named} | _CONVENTION_WORDS
+
+
+def _word(text: str) -> str:
+    return text.lower().replace("_", "").replace("-", "")
+
+
+def _policy_in(text: str, where: str, words: set[str]) -> list[str]:
+    """Where a module's ``text`` names a platform, a dataset or a convention of theirs (code,
+    comments and docstrings alike), or reads a problem's ``metadata`` or ``platform``."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        tokens = {_word(t) for t in re.findall(r"[A-Za-z][A-Za-z0-9_-]*", line)}
+        named = sorted(tokens & words)
+        named += [m for m in _CONVENTION_TEXT if re.search(rf"\b{re.escape(m)}(?!\w)", line)]
+        found += [f"{where}:{number} names {name!r}" for name in named]
+    for node in ast.walk(ast.parse(text, where)):
+        key = None
+        if isinstance(node, ast.Attribute):
+            key = node.attr
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            key = node.value
+        if key in ("metadata", "platform"):
+            found.append(f"{where}:{node.lineno} reads {key!r}")
+    return found
+
+
+def test_the_sandbox_knows_no_problem():
+    """The sandbox holds confinement only (docs/architecture.md, "What the sandbox knows"):
+    nothing under ``evaluator/sandbox/`` reads a problem's metadata or names a platform, a
+    dataset or one of their conventions; those reach the child as plain data in its job
+    (``Job.names``, ``entry_class``, ``check_name``, ``environment``), chosen by the harness
+    layer (evaluator/harness/conventions.py, evaluator/harness/environments.py)."""
+    words = _convention_words()
+    offenders = [
+        found
+        for path in sorted((EVALUATOR / "sandbox").rglob("*.py"))
+        for found in _policy_in(path.read_text(), path.relative_to(ROOT).as_posix(), words)
+    ]
+    assert offenders == []
+
+
+def test_the_sandbox_check_sees_policy():
+    probe = (
+        "# as LeetCode's judge does\n"
+        "platform = problem.metadata.get('platform')\n"
+        "cls = namespace.get('Solution')\n"
+        '"""the tests define no check(candidate); SandboxFusion files; solution.py"""\n'
+    )
+    found = _policy_in(probe, "probe.py", _convention_words())
+    assert sorted(f.split(" ", 1)[1] for f in found) == [
+        "names 'Solution'",
+        "names 'check(candidate)'",
+        "names 'leetcode'",
+        "names 'sandboxfusion'",
+        "reads 'metadata'",
+        "reads 'platform'",
+    ]
 
 
 # The layers, lowest first (docs/architecture.md draws them). A module may import its own

@@ -40,6 +40,7 @@ import sys
 import time
 from collections import Counter
 
+from evaluator.harness.conventions import LEETCODE_CALL
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Job, Limits, Mode, SandboxPool
@@ -156,6 +157,7 @@ def expected_outputs(
                     code=code,
                     inputs=inputs,
                     mode=Mode.CALL,
+                    **LEETCODE_CALL,
                     func_name=func,
                     limits=Limits(time_limit=time_limit),
                 )

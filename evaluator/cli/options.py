@@ -8,11 +8,11 @@ from typing import Any
 
 import click
 
+from evaluator.harness.environments import ENVIRONMENTS
 from evaluator.judges import DEFAULT_JUDGE, JUDGES
 from evaluator.languages import languages
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 from evaluator.sandbox import DEFAULT_PROFILE, Isolation, available_profiles
-from evaluator.sandbox.environments import ENVIRONMENTS
 
 __all__ = ["compile_flags", "grading_options", "parse_ks"]
 

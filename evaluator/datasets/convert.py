@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.formats import encode_private_tests
+from evaluator.harness.conventions import SOLUTION_CLASS
 from evaluator.problem import DEFAULT_TIME_LIMIT, Harness, Problem
 from evaluator.sandbox import Job, Limits, Mode, SandboxPool
 
@@ -370,7 +371,7 @@ def evalplus_to_lcb(
                 mode=Mode.CALL,
                 func_name=problem.entry_point,
                 limits=Limits(time_limit=time_limit),
-                preamble=False,
+                entry_class=SOLUTION_CLASS,
             )
         )
         for problem, inputs, code in jobs

@@ -14,11 +14,12 @@ import ast
 import builtins
 import functools
 
+from evaluator.harness.environments import Environment
 from evaluator.problem import Problem, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
-from evaluator.sandbox.environments import Environment
 
 from . import pytest_file
+from .conventions import CHECK_FUNCTION, SOLUTION_CLASS
 from .outcome import failure
 
 
@@ -38,9 +39,10 @@ def build_job(
         inputs=[""],
         mode=Mode.ASSERTION,
         func_name=problem.entry_point,
+        entry_class=SOLUTION_CLASS,
+        check_name=CHECK_FUNCTION,
         limits=limits,
         isolation=isolation,
-        preamble=False,
         environment=environment.overrides(),
     )
     support = _split_support(problem.prompt, problem.test_code, problem.entry_point or "")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from evaluator.harness.environments import Environment
 from evaluator.problem import Problem
 from evaluator.sandbox import Isolation, Job, Limits, Mode
-from evaluator.sandbox.environments import Environment
 
 
 def tests_job(
@@ -19,7 +19,7 @@ def tests_job(
     **fields: Any,
 ) -> Job:
     """One job running ``code`` on every test's input under the problem's limits, isolation
-    and environment; ``fields`` are the harness's own (``func_name``, ``preamble``)."""
+    and environment; ``fields`` are the harness's own (``func_name``, ``names``...)."""
     return Job(
         code=code,
         inputs=[t.input for t in problem.tests],

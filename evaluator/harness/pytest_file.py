@@ -31,9 +31,11 @@ import sys
 import zlib
 from importlib import resources
 
+from evaluator.harness.environments import Environment
 from evaluator.problem import Problem
 from evaluator.sandbox import Isolation, Job, Limits, Mode
-from evaluator.sandbox.environments import Environment
+
+from .conventions import CHECK_FUNCTION
 
 __all__ = [
     "PYTEST_TESTS",
@@ -120,9 +122,9 @@ def build_job(
         inputs=[""],
         mode=Mode.ASSERTION,
         func_name=ENTRY,
+        check_name=CHECK_FUNCTION,
         limits=limits,
         isolation=isolation,
-        preamble=False,
         environment=environment.overrides(),
     )
 

@@ -9,10 +9,10 @@ bytes are the answer judged (the sandbox puts them in the run's ``stdout``)."""
 
 from __future__ import annotations
 
+from evaluator.harness.environments import Environment
 from evaluator.languages import Build, Language
 from evaluator.problem import Problem, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
-from evaluator.sandbox.environments import Environment
 
 from .job import tests_job
 from .outcome import failure
@@ -28,7 +28,7 @@ def build_job(
         isolation,
         environment,
         Mode.STDIN,
-        preamble=environment.stdin_preamble,
+        names=environment.stdin_names,
         input_file=problem.input_file,
         output_file=problem.output_file,
     )

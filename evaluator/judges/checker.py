@@ -8,7 +8,8 @@ A stdin problem's ``judge`` may be a checker spec instead of a judge name:
     (accepted), ``False`` (wrong answer), or a pair ``(bool, message)``. It runs in the
     sandbox pool as a separate :attr:`~evaluator.sandbox.Mode.CALL` job, never in the
     grader's process: its one test input is three JSON lines (input, output, expected) and
-    its return value comes back as strict JSON. The job gets no LeetCode preamble.
+    its return value comes back as strict JSON. The job follows no dataset's convention (no
+    names found without an import; ``check`` is the program's top-level function).
     Anything else returned (``1``, ``None``, ``[True]``, ``(1, "x")``), an exception, a syntax
     error, or a limit hit is a judge failure: verdict ERROR, never WA.
 
@@ -144,7 +145,6 @@ class PythonChecker:
             func_name="check",
             limits=self.limits,
             isolation=Isolation.TEST,
-            preamble=False,
         )
 
     def submit(

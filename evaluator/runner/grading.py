@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaluator.harness import assertion, call, stdio
+from evaluator.harness.environments import environment_for
 from evaluator.harness.outcome import failure
 from evaluator.judges import DEFAULT_JUDGE, Judge, get_judge
 from evaluator.judges.cf_checker import CodeforcesChecker
@@ -63,7 +64,6 @@ from evaluator.sandbox import (
     RunResult,
     SandboxPool,
 )
-from evaluator.sandbox.environments import environment_for
 from evaluator.sandbox.pool import WorkerDied
 
 _MESSAGE_CAP = 300
@@ -213,7 +213,7 @@ class GradeOptions:
     judge: str = DEFAULT_JUDGE
     isolation: Isolation = Isolation.ADAPTIVE
     early_exit: bool = False
-    # an interpreter environment for every problem (evaluator.sandbox.environments); None:
+    # an interpreter environment for every problem (evaluator.harness.environments); None:
     # each problem's own, else its platform's, else a plain run's
     environment: str | None = None
     # The wall-clock backstop is ``wall_factor * time_limit + wall_slack`` seconds; None keeps

@@ -25,6 +25,7 @@ __all__, __getattr__ = lazy_exports(
         "LimitHit": ".jobs",
         "Limits": ".jobs",
         "Mode": ".jobs",
+        "Names": ".jobs",
         "RunResult": ".jobs",
     },
 )

@@ -607,7 +607,7 @@ def _open_dirs(dir_fd: int, parts: list[str], make: bool) -> int:
 def write_path(dir_fd: int, path: str, data: bytes) -> int:
     """Create the file ``path`` (:func:`is_relative_path`) below ``dir_fd`` holding ``data``,
     with the directories it names; the file readable and writable by the program's user
-    (SandboxFusion's ``files`` are the program's to change). What it counts toward the files
+    (a job's given files are the program's to change). What it counts toward the files
     held (:func:`held_bytes`). Raises ``OSError`` where a part exists and is not a
     directory, or the file exists."""
     *parts, name = path.split("/")

@@ -35,7 +35,21 @@ class Mode(StrEnum):
 
     STDIN = "stdin"  # run as __main__ with the test on fd 0
     CALL = "call"  # call a function with JSON arguments, return strict-JSON
-    ASSERTION = "assertion"  # exec program + tests, then check(entry_point)
+    ASSERTION = "assertion"  # exec program + tests, then the tests' function on the entry point
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """Names a Python program finds as globals without importing them, as if it began with
+    ``from m import *`` for each module of ``star`` (later ones winning) and ``import m`` for
+    each of ``modules``. Plain data: which names, and why, is the caller's convention (the
+    sandbox knows none). Builtins are never shadowed and the program's own definitions win."""
+
+    star: tuple[str, ...] = ()
+    modules: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"star": list(self.star), "modules": list(self.modules)}
 
 
 DEFAULT_STACK_MB = 1024  # a fork server's main-thread stack (deep recursion works)
@@ -102,15 +116,21 @@ class Job:
     code: str
     inputs: list[str]
     mode: Mode = Mode.STDIN
-    func_name: str | None = None  # CALL: function or Solution method; ASSERTION: entry point
+    func_name: str | None = None  # CALL: the function called; ASSERTION: the entry point
+    # CALL and ASSERTION: a class whose method ``func_name`` is called on a fresh instance
+    # (made for each call) when the program defines one; else the top-level function
+    entry_class: str | None = None
+    # ASSERTION: the function the tests define, called with the entry point (a test passes
+    # when it returns)
+    check_name: str | None = None
     # CALL: the argument (its position) whose value after the call is the test's answer,
-    # instead of the return value (LeetCode's in-place problems); None: the return value
+    # instead of the return value (an in-place problem); None: the return value
     output_arg: int | None = None
     limits: Limits = field(default_factory=Limits)
     isolation: Isolation = Isolation.ADAPTIVE
-    preamble: bool = True  # provide LeetCode's names (List, collections, ...) as globals
-    # Interpreter defaults the problem's platform changes (see evaluator.sandbox.environments):
-    # ``recursion_limit``, ``int_max_str_digits``; absent keys keep the plain run's.
+    names: Names = Names()  # globals the program finds without an import
+    # Interpreter settings the child makes before the program runs: ``recursion_limit``,
+    # ``int_max_str_digits``; absent keys keep the plain run's.
     environment: dict[str, int] = field(default_factory=dict)
     # ASSERTION: the problem's tests. Given, they run in a second process over plain data
     # (after ``support_code``, trusted code they may use, such as the prompt's helpers); the
@@ -129,8 +149,7 @@ class Job:
     # that is missing or not a regular file is ``RunResult.file_error``. Plain names.
     input_file: str | None = None
     output_file: str | None = None
-    # More files in the run directory, for STDIN jobs (SandboxFusion's ``files`` and
-    # ``fetch_files``): ``files`` written there before each test (relative paths, their
+    # More files in the run directory, for STDIN jobs: ``files`` written there before each test (relative paths, their
     # directories made; the program may change them), ``fetch_files`` read back after each
     # test by the same rules as ``output_file`` (regular files, never a link), at most
     # ``fetch_bytes`` in all: :meth:`RunResult.fetched`.
@@ -145,6 +164,8 @@ class Job:
         staged = [self.input_file, self.output_file, *self.files, *self.fetch_files]
         if any(staged) and self.mode is not Mode.STDIN:
             raise ValueError(f"files in the run directory are for stdin jobs, not {self.mode}")
+        if self.mode is Mode.ASSERTION and not self.check_name:
+            raise ValueError("an assertion job names the function its tests define (check_name)")
         check_paths(self.files, self.fetch_files, self.input_file)
 
     def _wire_files(self) -> dict[str, Any]:
@@ -180,10 +201,12 @@ class Job:
             "inputs": self.inputs,
             "mode": str(self.mode),
             "func_name": self.func_name,
+            "entry_class": self.entry_class,
+            "check_name": self.check_name,
             "output_arg": self.output_arg,
             "limits": self.limits.to_dict(),
             "isolation": str(self.isolation),
-            "preamble": self.preamble,
+            "names": self.names.to_dict(),
             "environment": self.environment,
         }
 

@@ -336,7 +336,7 @@ class Server:
                     self._end_job()
                     return
             # A syntax error, or tests that pass the candidate something that cannot cross
-            # processes: run them joined, in one module, as HumanEval's own harness does.
+            # processes: run them joined, in one module.
             job = {**job, "code": job["code"] + "\n\n" + job["tests_code"] + "\n"}
             program = job["program"] = compile_program(job["code"], self.script)
         inputs: list[str] = job["inputs"]
@@ -562,6 +562,7 @@ class Server:
             )
             judge_brief = {"role": "check", "support": support, "tests": tests, "limits": limits}
             judge_brief["func_name"] = job.get("func_name")
+            judge_brief["check_name"] = job.get("check_name")
             judge = self._spawn(judge_brief, theirs, (replies_r, calls_w))
         finally:
             for fd in (calls_r, calls_w, replies_r, replies_w):
@@ -991,8 +992,8 @@ _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 def _brief(job: dict[str, Any], role: str, **extra: Any) -> dict[str, Any]:
     """What a child needs of ``job`` to run the program's side (never the tests' code)."""
-    keys = ("code", "program", "mode", "func_name", "preamble", "limits", "environment")
-    keys += ("isolation", "output_arg")
+    keys = ("code", "program", "mode", "func_name", "entry_class", "check_name", "names")
+    keys += ("limits", "environment", "isolation", "output_arg")
     return {"role": role, **{k: job.get(k) for k in keys}, **extra}
 
 

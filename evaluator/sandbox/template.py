@@ -93,6 +93,8 @@ class Template:
         self.info: dict[str, Any] = {"template_pid": os.getpid()}
         self.server_pid = os.getppid()  # every child's parent (CLONE_PARENT)
         _preload(PRELOAD + list(config.get("preload", [])))
+        for name in PRELOAD:  # their star names made once here, not in each child that
+            harness.star_names(name)  # a job gives them to (Job.names)
         # Namespaces, then the children's own user (before the Landlock ruleset: a directory
         # covered for them must be opened for its rules in the view they will have).
         self.child_ids = self._isolate()
@@ -399,19 +401,21 @@ class Template:
 
     def _run(self, brief: dict[str, Any]) -> None:
         """Run what the brief says (its code objects were compiled by the server)."""
-        role, func, pre = brief["role"], brief.get("func_name") or "", brief.get("preamble", True)
+        role, func = brief["role"], brief.get("func_name") or ""
         if role == "check":
-            harness.send_report(split.run_check(brief["support"], brief["tests"], func))
+            report = split.run_check(brief["support"], brief["tests"], func, brief["check_name"])
+            harness.send_report(report)
             return
         code, program = brief["code"], brief["program"]
         if role == "serve":
-            split.serve_calls(code, program, func, pre)
+            split.serve_calls(batch.module(brief), func)
         elif role == "batch":
             batch.run_batch(brief, self.layout, self.run_dir, self.snapshot)
         elif brief["mode"] == "stdin":
             # The verdict comes from what the program wrote on fd 1 and the exit status the
             # server's wait4 sees; the report only names an uncaught exception.
-            status, extra, _ = harness.run_script_test(code, program, "final")
+            overlay = harness.builtins_with(brief.get("names"))
+            status, extra, _ = harness.run_script_test(code, program, "final", overlay)
             if status != interpreter.STATUS_SIGINT:
                 try:
                     harness.send_report(harness.script_report(status, extra))
@@ -420,14 +424,15 @@ class Template:
             interpreter.end_process(status)
         elif brief["mode"] == "call":
             stdout, stderr = harness.fresh_stdio()
-            module = harness.Module(code, program, pre)
             report = harness.run_call(
-                module, func, batch.read_input(0), stderr, brief.get("output_arg")
+                batch.module(brief), func, batch.read_input(0), stderr, brief.get("output_arg")
             )
             harness.flush_streams(stdout, stderr)
             harness.send_report(report)
         else:
-            harness.send_report(harness.run_assertion(code, program, func))
+            harness.send_report(
+                harness.run_assertion(batch.module(brief), func, brief["check_name"])
+            )
 
 
 def start(config: dict[str, Any], close: tuple[int, ...]) -> tuple[_socket.socket, dict[str, Any]]:
@@ -586,8 +591,8 @@ class Layout:
 
 def _program_rlimits(limits: dict[str, Any]) -> list[tuple[int, tuple[int, int]]]:
     """An executed program's limits: CPU for its one test plus a second (the server's
-    watchdog enforces the test's own), a stack as large as the memory limit (as Codeforces
-    and AtCoder give), RLIMIT_DATA as a backstop only (the limit is on resident memory,
+    watchdog enforces the test's own), a stack as large as the memory limit (as contest
+    judges give: docs/plain-run.md), RLIMIT_DATA as a backstop only (the limit is on resident memory,
     which the server's watchdog and ``wait4`` measure), output size, the program's open
     files (fds 0-2 and ``open_files`` more), no core dumps."""
     cpu = math.ceil(limits["time_limit"]) + 1

@@ -23,13 +23,13 @@ from evaluator.formats import (
     sample_format,
     samples_from_records,
 )
+from evaluator.harness.environments import ENVIRONMENTS, get_environment
 from evaluator.judges import JUDGES
 from evaluator.judges.checker import runs_outside_sandbox
 from evaluator.problem import Problem
 from evaluator.runner import GradeOptions, GradingRun, ProgramGrader, RunError
 from evaluator.runner.outputs import result_rows
 from evaluator.sandbox import Isolation
-from evaluator.sandbox.environments import ENVIRONMENTS, get_environment
 
 from .errors import BadRequest
 

@@ -29,12 +29,12 @@ from typing import Any, get_args
 
 from evaluator.formats.errors import InputError
 from evaluator.formats.sandbox_fusion import FORMAT as COMMON_OJ
+from evaluator.harness.environments import PLAIN
 from evaluator.harness.stdio import build_program_job
 from evaluator.judges import JUDGES
 from evaluator.languages import Build, BuildLimits, Language, languages
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits, Mode, RunResult
-from evaluator.sandbox.environments import PLAIN
 
 from .errors import BadRequest
 from .fusion_requests import (
@@ -118,7 +118,7 @@ class RunCode:
             mode=Mode.STDIN,
             limits=limits,
             isolation=Isolation.TEST,
-            preamble=PLAIN.stdin_preamble,
+            names=PLAIN.stdin_names,
             environment=PLAIN.overrides(),
         )
         return self.with_files(job)

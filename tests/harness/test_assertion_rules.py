@@ -1,6 +1,6 @@
-"""grading-rules.md, assertion tests (HumanEval style): a pass needs proof that ``check``
-returned, not exit status 0; the prompt's imports and helpers are joined as HumanEval does.
-Both isolation levels, real sandbox."""
+"""``../shared/docs/grading-rules.md``, assertion tests (HumanEval style): a pass needs proof
+that ``check`` returned, not exit status 0; the prompt's imports and helpers are joined as
+HumanEval does. Both isolation levels, real sandbox."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import textwrap
 import pytest
 
 from evaluator.harness.assertion import build_job, can_split, program
+from evaluator.harness.environments import PLAIN
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation, Limits, SandboxPool
-from evaluator.sandbox.environments import PLAIN
 
 PROMPT = '''from typing import List
 import math

@@ -1,7 +1,7 @@
-"""grading-rules.md, call-based problems: the module executed once and a fresh ``Solution()``
-per test (LeetCode's rule; ``test`` isolation executes it per test), LeetCode's names without
-imports, the return value serialised strictly in the child and compared by value in the grader
-(never ``==`` on the candidate's object). Every isolation level, real sandbox."""
+"""``../shared/docs/grading-rules.md``, call-based problems: the module executed once and a
+fresh ``Solution()`` per test (LeetCode's rule; ``test`` isolation executes it per test),
+LeetCode's names without imports, the return value serialised strictly in the child and
+compared by value in the grader (never ``==`` on the candidate's object). Every isolation level, real sandbox."""
 
 from __future__ import annotations
 

@@ -13,10 +13,10 @@ import textwrap
 
 import pytest
 
+from evaluator.harness.environments import ATCODER, LEETCODE, environment_for
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation
-from evaluator.sandbox.environments import ATCODER, LEETCODE, environment_for
 from tests.python.plain import Case, run_plain
 
 # A correct LeetCode solution of "Count of Smaller Numbers After Self" (problem 315) with

@@ -1,5 +1,6 @@
-"""grading-rules.md, "Run the program for real": every reading and writing idiom works, the
-program runs as __main__, exit status counts. Both isolation levels, real sandbox."""
+"""``../shared/docs/grading-rules.md``, "Run the program for real": every reading and writing
+idiom works, the program runs as __main__, exit status counts. Both isolation levels, real
+sandbox."""
 
 from __future__ import annotations
 
@@ -101,6 +102,19 @@ def test_big_integers_print_by_environment(grader):
     assert grader.grade(lcb, "print(7 ** 10000)").verdict is Verdict.AC
     raised = "import sys\nsys.set_int_max_str_digits(0)\nprint(7 ** 10000)"
     assert grader.grade(plain, raised).verdict is Verdict.AC
+
+
+def test_livecodebench_gives_stdin_programs_leetcodes_names(grader):
+    """LiveCodeBench prepends its star imports to every program, stdin ones too
+    (docs/plain-run.md, "Environments"): its environment gives them those names; a plain
+    run does not."""
+    code = "nums: List[int] = [3, 1, 2]\nheapify(nums)\nprint(nums[0], Counter(nums)[1])"
+    tests = [TestCase("", "1 1\n"), TestCase("", "1 1\n")]
+    lcb = Problem("names", Harness.STDIN, tests, environment="livecodebench")
+    assert grader.grade(lcb, code).verdict is Verdict.AC
+    plain = Problem("names", Harness.STDIN, tests)
+    result = grader.grade(plain, code)
+    assert result.verdict is Verdict.RE and "List" in result.message
 
 
 def test_fresh_state_per_test(grader):

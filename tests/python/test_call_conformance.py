@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from evaluator.harness.conventions import LEETCODE_CALL
 from evaluator.sandbox import Isolation, Job, Mode
 from tests.python.judge import load_call_cases, run_judge
 
@@ -39,7 +40,7 @@ def test_sandbox_matches_the_judges_run(pool, tmp_path, case, isolation):
     once = isolation is not Isolation.TEST
     reference = run_judge(case, module_once=once, tmp_dir=str(tmp_path))
     assert len(reference) == len(case.inputs), reference
-    job = Job(case.source, case.inputs, mode=Mode.CALL, func_name=case.func_name)
+    job = Job(case.source, case.inputs, mode=Mode.CALL, func_name=case.func_name, **LEETCODE_CALL)
     job.output_arg = case.output_arg
     job.isolation = isolation
     got = [_outcome(run) for run in pool.run(job).runs]
@@ -58,7 +59,7 @@ def test_test_isolation_is_more_lenient_than_the_judge(pool, tmp_path, name):
     judge = run_judge(case, module_once=True, tmp_dir=str(tmp_path))
     fresh = run_judge(case, module_once=False, tmp_dir=str(tmp_path))
     assert judge != fresh
-    job = Job(case.source, case.inputs, mode=Mode.CALL, func_name=case.func_name)
+    job = Job(case.source, case.inputs, mode=Mode.CALL, func_name=case.func_name, **LEETCODE_CALL)
     job.output_arg = case.output_arg
     job.isolation = Isolation.TEST
     assert [_outcome(run) for run in pool.run(job).runs] == fresh

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from evaluator.harness.environments import ENVIRONMENTS
 from evaluator.sandbox import Isolation, Job
-from evaluator.sandbox.environments import ENVIRONMENTS
 from tests.python.deviations import DEVIATIONS
 from tests.python.plain import Case, run_plain
 

@@ -15,6 +15,7 @@ import textwrap
 
 import pytest
 
+from evaluator.harness.conventions import LEETCODE_CALL
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits, Mode
@@ -156,6 +157,7 @@ def _call_job(body: str, inputs: list[str], isolation: Isolation) -> Job:
         code=code,
         inputs=inputs,
         mode=Mode.CALL,
+        **LEETCODE_CALL,
         func_name="add",
         limits=LIMITS,
         isolation=isolation,
@@ -451,6 +453,7 @@ def test_a_test_input_that_is_not_json_is_still_a_broken_test(pool):
             code="def add(a, b):\n    return a + b\n",
             inputs=["[1, 2", "1\n2"],
             mode=Mode.CALL,
+            **LEETCODE_CALL,
             func_name="add",
             limits=LIMITS,
             isolation=isolation,

@@ -20,6 +20,7 @@ import textwrap
 
 import pytest
 
+from evaluator.harness.conventions import LEETCODE_CALL
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation, Job, Limits, Mode
@@ -118,6 +119,7 @@ def _job(mode: Mode, isolation: Isolation, program: str | None = None) -> Job:
         program or CALL_PROGRAM,
         [_call_input(i) for i in range(TESTS)],
         mode=Mode.CALL,
+        **LEETCODE_CALL,
         func_name="f",
         limits=LIMITS,
         isolation=isolation,

@@ -14,6 +14,7 @@ import textwrap
 
 import pytest
 
+from evaluator.harness.conventions import LEETCODE_NAMES
 from evaluator.sandbox import Isolation, Job, Limits, Mode, SandboxPool
 
 LIMITS = Limits(time_limit=20.0, wall_limit=60.0, memory_limit=1024)
@@ -41,7 +42,8 @@ def test_no_earlier_code_or_output_in_a_later_child(tmp_path, memory_scan, isola
         earlier = pool.run(Job(EARLIER, ["", ""], limits=LIMITS, isolation=isolation))
         assert earlier.runs[0].stdout == b"MCLEAK-out-42013\n"
         job = Job(scan, ["[]"], limits=LIMITS, isolation=isolation, mode=mode)
-        job.func_name = "f" if mode is Mode.CALL else None
+        if mode is Mode.CALL:
+            job.func_name, job.entry_class, job.names = "f", "Solution", LEETCODE_NAMES
         run = pool.run(job).runs[0]
         assert run.clean_exit, run.stderr
         assert _found(run.stdout) == ["control"]  # its own live string: found; nothing else
@@ -54,8 +56,8 @@ def test_candidate_does_not_see_the_assertion_tests(tmp_path, memory_scan, isola
     tests = "# MCLEAK-tst-55\ndef check(candidate):\n    assert candidate(1) == 'MCLEAK-exp-9'\n"
     needles = {"tests": "MCLEAK-tst-55", "expected": "MCLEAK-exp-9"}
     candidate = memory_scan(needles, REPORT) + "\ndef f(x):\n    return 'wrong'\n"
-    job = Job(candidate, [""], mode=Mode.ASSERTION, func_name="f", limits=LIMITS)
-    job.isolation, job.tests_code, job.preamble = isolation, tests, False
+    job = Job(candidate, [""], mode=Mode.ASSERTION, func_name="f", check_name="check")
+    job.isolation, job.tests_code, job.limits = isolation, tests, LIMITS
     with SandboxPool(workers=1, tmp_dir=tmp_path) as pool:
         run = pool.run(job).runs[0]
     assert run.status == "exception" and run.exception == "AssertionError"  # the tests ran

@@ -4,6 +4,7 @@ or is blamed on the wrong party."""
 
 from __future__ import annotations
 
+from evaluator.harness.conventions import LEETCODE_CALL
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Job, Mode
@@ -25,6 +26,7 @@ def test_lone_surrogates_in_inputs_and_code_cost_no_server(pool):
             code="def f(s):\n    return len(s)\n",
             inputs=['"\\ud800"'],
             mode=Mode.CALL,
+            **LEETCODE_CALL,
             func_name="f",
         )
     ).runs[0]

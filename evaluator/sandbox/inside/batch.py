@@ -12,8 +12,9 @@ child.
 - Stdin tests run as plain runs: a fresh ``__main__`` and streams per test, and what a fresh
   process has put back before each (:class:`.state.Baseline`); with ``adaptive`` a test that
   changed the interpreter's global state ends the child, and the rest run in a fresh one.
-- Call-based tests run as their judge runs them (LeetCode): the module is executed once per
-  child and each test gets a fresh ``Solution()`` (or the top-level function looked up again);
+- Call-based tests run as a judge that keeps one process runs them: the module is executed
+  once per child and each test gets a fresh instance of the job's ``entry_class`` (or the
+  top-level function looked up again);
   class attributes, module globals and anything else the program changes carry from test to
   test, at both levels, the recursion and int/str digit limits included. What the harness
   owns never carries: its streams (put back when the program replaced them), its report
@@ -107,7 +108,7 @@ def _assertion_tests(brief: dict[str, Any], channel: Channel) -> None:
     func, last = brief.get("func_name") or "", brief["count"] - 1
     while (index := channel.next_test()) is not None:
         channel.restore_stdio()
-        report = harness.run_assertion(brief["code"], brief["program"], func)
+        report = harness.run_assertion(module(brief), func, brief["check_name"])
         channel.forget_input()
         if not channel.report(report):
             interpreter.end_process(70)
@@ -157,13 +158,19 @@ class _Streams:
 _STD = ("stdin", "stdout", "stderr")
 
 
+def module(brief: dict[str, Any]) -> harness.Module:
+    """The brief's program as a module not yet executed, with the job's names and class."""
+    overlay = harness.builtins_with(brief.get("names"))
+    return harness.Module(brief["code"], brief["program"], overlay, brief.get("entry_class"))
+
+
 def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
-    module = harness.Module(brief["code"], brief["program"], brief["preamble"])
+    program = module(brief)
     func, last = brief.get("func_name") or "", brief["count"] - 1
     output_arg = brief.get("output_arg")
     # The recursion and int/str digit limits are the program's, as any module state: set at
-    # module level (or by a call), they stay for its later tests, as on LeetCode, where the
-    # module runs once in one process. The harness's own conversions take their room and
+    # module level (or by a call), they stay for its later tests, as on a judge that runs the
+    # module once in one process. The harness's own conversions take their room and
     # put the program's values back (harness._harness_room).
     streams = None
     while (index := channel.next_test()) is not None:
@@ -173,7 +180,7 @@ def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
         else:
             streams.before_test()
         raw = read_input(0)
-        report = harness.run_call(module, func, raw, streams.stderr, output_arg)
+        report = harness.run_call(program, func, raw, streams.stderr, output_arg)
         streams.after_test()
         wipe.buffer(raw)
         del raw
@@ -190,6 +197,7 @@ def _call_tests(brief: dict[str, Any], channel: Channel) -> None:
 
 def _script_tests(brief: dict[str, Any], channel: Channel, run_dir: str, snapshot: Any) -> None:
     code, program, last = brief["code"], brief["program"], brief["count"] - 1
+    overlay = harness.builtins_with(brief.get("names"))
     adaptive = brief.get("isolation") == "adaptive"
     baseline = state.Baseline(snapshot, adaptive, channel.program_fds)
     # The server empties the run dir, puts it and the stdio memfds back as made, and writes a
@@ -200,7 +208,7 @@ def _script_tests(brief: dict[str, Any], channel: Channel, run_dir: str, snapsho
         baseline.reset()
         final = index == last
         policy = "final" if final else ("adaptive" if adaptive else "continue")
-        status, extra, ended = harness.run_script_test(code, program, policy)
+        status, extra, ended = harness.run_script_test(code, program, policy, overlay)
         if status == interpreter.STATUS_SIGINT:  # dies by SIGINT: the server sees it
             interpreter.end_process(status)
         report = harness.script_report(status, extra)

@@ -5,7 +5,11 @@ server's :class:`~evaluator.sandbox.server._Child`, docs/plain-run.md).
 
 Imported by the fork template at start-up so each child gets it for free; it must stay small
 and import nothing heavy. Nothing here decides a verdict: the child only runs the program
-and reports what happened; comparing with expected outputs happens in the grader.
+and reports what happened; comparing with expected outputs happens in the grader. Nothing
+here knows a dataset's or a platform's convention either: which names a program finds without
+an import, which class holds its entry point and which function its tests define come in the
+job as plain data (``Job.names``, ``entry_class``, ``check_name``), chosen by the harness layer
+above the sandbox.
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ from __future__ import annotations
 import builtins
 import json
 import marshal
-import math
 import os
 import struct
 import sys
@@ -69,75 +72,56 @@ def install_audit_hook() -> None:
     sys.addaudithook(_audit)
 
 
-def _build_preamble() -> dict[str, Any]:
-    """Names LeetCode's environment gives a Python solution without an import (``List``,
-    ``Optional``, ``deque``, ``heappush``, ``lru_cache``, ``inf``, the modules themselves...).
-    Injected as globals before the program runs, so ``from __future__`` stays first and the
-    program's own definitions win. Builtins are never shadowed."""
-    import bisect
-    import collections
-    import copy
-    import datetime
-    import decimal
-    import fractions
-    import functools
-    import heapq
-    import itertools
-    import operator
-    import random
-    import re
-    import statistics
-    import string
-    import typing
+# -- names a program finds without an import (Job.names) ---------------------------------------
 
-    names: dict[str, Any] = {}
-    star_modules = (  # LeetCodeDataset's prompt star-imports these (statistics: contest habit)
-        typing,
-        collections,
-        heapq,
-        bisect,
-        math,
-        itertools,
-        functools,
-        string,
-        operator,
-        statistics,
-    )
-    for module in star_modules:
+_STAR: dict[str, dict[str, Any]] = {}  # a module's public names (builtins' own left out)
+_OVERLAYS: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, Any]] = {}
+
+
+def _module(name: str) -> types.ModuleType:
+    """The module ``name``, imported now if no one has (the template preloads the usual)."""
+    module = sys.modules.get(name)
+    if module is None:
+        __import__(name)
+        module = sys.modules[name]
+    return module
+
+
+def star_names(name: str) -> dict[str, Any]:
+    """What ``from name import *`` binds, but the builtins' names (never shadowed); kept, so
+    that the template makes them once for the modules it preloads and children only merge."""
+    found = _STAR.get(name)
+    if found is None:
+        module = _module(name)
         public = getattr(module, "__all__", None) or [
             n for n in dir(module) if not n.startswith("_")
         ]
-        for name in public:
-            if not hasattr(builtins, name) and hasattr(module, name):
-                names[name] = getattr(module, name)
-    for module in (
-        bisect,
-        collections,
-        copy,
-        datetime,
-        decimal,
-        fractions,
-        functools,
-        heapq,
-        itertools,
-        json,
-        math,
-        operator,
-        random,
-        re,
-        statistics,
-        string,
-        sys,
-        typing,
-    ):
-        names[module.__name__] = module
-    return names
+        found = {
+            n: getattr(module, n) for n in public if not hasattr(builtins, n) and hasattr(module, n)
+        }
+        _STAR[name] = found
+    return found
 
 
-PREAMBLE = _build_preamble()
-# The preamble lives in a builtins namespace built once, not copied into every test's globals
-# (copying touches ~90 pages per fork). The program's own definitions still win.
-PREAMBLE_BUILTINS = {**builtins.__dict__, **PREAMBLE}
+def builtins_with(names: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The builtins namespace of a program given ``names`` (a job's :class:`Names` as its
+    wire dict): the builtins, then each star module's names, then the modules under their own
+    names; None when there are none (the program gets the plain builtins). The names live in
+    the builtins, not in the program's globals, so ``from __future__`` stays first and the
+    program's own definitions win. Made once per process and shared by its tests."""
+    star = tuple((names or {}).get("star") or ())
+    modules = tuple((names or {}).get("modules") or ())
+    if not star and not modules:
+        return None
+    overlay = _OVERLAYS.get((star, modules))
+    if overlay is None:
+        overlay = dict(builtins.__dict__)
+        for name in star:
+            overlay.update(star_names(name))
+        for name in modules:
+            overlay[name] = _module(name)
+        _OVERLAYS[(star, modules)] = overlay
+    return overlay
 
 
 def fresh_stdio() -> tuple[Any, Any]:
@@ -149,23 +133,27 @@ def fresh_stdio() -> tuple[Any, Any]:
     return sys.stdout, sys.stderr
 
 
-def fresh_main(code: str, preamble: bool) -> dict[str, Any]:
-    """A plain run's ``__main__`` (its namespace); with ``preamble``, LeetCode's names."""
+def fresh_main(code: str, overlay: dict[str, Any] | None) -> dict[str, Any]:
+    """A plain run's ``__main__`` (its namespace); with ``overlay`` (:func:`builtins_with`)
+    as its builtins."""
     namespace = interpreter.new_main(code, interpreter.DIRECTORY)
-    if preamble:
-        namespace["__builtins__"] = PREAMBLE_BUILTINS
+    if overlay is not None:
+        namespace["__builtins__"] = overlay
     return namespace
 
 
-def resolve(namespace: dict[str, Any], name: str) -> Any:
-    """``class Solution``'s method on a fresh instance (LeetCode style), else a top-level
-    function. Missing names raise inside the test, so they are the program's runtime error."""
-    solution = namespace.get("Solution")
-    if isinstance(solution, type) and hasattr(solution, name):
-        return getattr(solution(), name)
+def resolve(namespace: dict[str, Any], name: str, entry_class: str | None) -> Any:
+    """The method ``name`` of a fresh instance of the class ``entry_class`` when the program
+    defines that class with that method, else its top-level ``name``. Missing names raise
+    inside the test, so they are the program's runtime error."""
+    owner = namespace.get(entry_class) if entry_class else None
+    if isinstance(owner, type) and hasattr(owner, name):
+        return getattr(owner(), name)
     if name in namespace:
         return namespace[name]
-    raise NameError(f"the program defines neither Solution.{name} nor {name}()")
+    if entry_class:
+        raise NameError(f"the program defines neither {entry_class}.{name} nor {name}()")
+    raise NameError(f"the program defines no {name}()")
 
 
 def encode_strict(value: Any) -> str:
@@ -266,17 +254,19 @@ class _harness_room:
 
 
 def run_script_test(
-    code: str, program: types.CodeType, policy: str
+    code: str, program: types.CodeType, policy: str, overlay: dict[str, Any] | None = None
 ) -> tuple[int, dict[str, Any], bool]:
     """A stdin test, run as ``python3 solution.py < input > output`` runs: the exit status at
     the end of its exit path, what the report adds (the uncaught exception's name, an
     operation the sandbox refused) and whether this was the process's last test.
     ``policy``: ``final`` (the process ends after this test), ``adaptive`` (it ends after it
     if the program started a thread: those are joined as at interpreter exit) or
-    ``continue`` (submission isolation: threads are joined and the process goes on)."""
+    ``continue`` (submission isolation: threads are joined and the process goes on).
+    ``overlay``: the builtins with the job's names (:func:`builtins_with`), copied for the
+    test: what one test puts there is not the next one's."""
     fresh_stdio()
     _last_sensitive[0] = None
-    namespace = fresh_main(code, False)
+    namespace = fresh_main(code, None if overlay is None else dict(overlay))
     status, name, errno = interpreter.run_script(program, namespace)
     del namespace  # held only by sys.modules now, as in a plain run
     final = (
@@ -303,24 +293,35 @@ def script_report(status: int, extra: dict[str, Any]) -> dict[str, Any]:
 
 
 class Module:
-    """The program's module as its call-based tests find it: executed once, then kept, as
-    LeetCode's judge runs a submission (the module once, a fresh ``Solution()`` per test;
-    class attributes and module globals carry from test to test). A module whose execution
-    raised is not kept: the next test executes it afresh and fails (or not) on its own."""
+    """The program's module as its call-based tests find it: executed once, then kept (the
+    entry point looked up again and its class instantiated afresh for each test; class
+    attributes and module globals carry from test to test). A module whose execution raised
+    is not kept: the next test executes it afresh and fails (or not) on its own."""
 
-    __slots__ = ("code", "program", "preamble", "namespace")
+    __slots__ = ("code", "program", "overlay", "entry_class", "namespace")
 
-    def __init__(self, code: str, program: types.CodeType, preamble: bool) -> None:
-        self.code, self.program, self.preamble = code, program, preamble
+    def __init__(
+        self,
+        code: str,
+        program: types.CodeType,
+        overlay: dict[str, Any] | None,
+        entry_class: str | None,
+    ) -> None:
+        self.code, self.program, self.overlay = code, program, overlay
+        self.entry_class = entry_class
         self.namespace: dict[str, Any] | None = None
 
     def load(self) -> dict[str, Any]:
         """The executed module's namespace (executing it now if no test has yet)."""
         if self.namespace is None:
-            namespace = fresh_main(self.code, self.preamble)
+            namespace = fresh_main(self.code, self.overlay)
             exec(self.program, namespace)
             self.namespace = namespace
         return self.namespace
+
+    def entry(self, name: str) -> Any:
+        """What a test calls: ``name`` looked up afresh (:func:`resolve`)."""
+        return resolve(self.load(), name, self.entry_class)
 
 
 def run_call(
@@ -331,9 +332,9 @@ def run_call(
     output_arg: int | None = None,
 ) -> dict[str, Any]:
     """One call-based test in this (already confined) process: its arguments decoded from
-    ``raw_input`` (one JSON value per line), the function called on a fresh instance, its
-    return value encoded (with ``output_arg``, that argument's value after the call instead:
-    LeetCode's in-place problems); what happened, as the report says it. The harness's copies
+    ``raw_input`` (one JSON value per line), the entry point called (:meth:`Module.entry`),
+    its return value encoded (with ``output_arg``, that argument's value after the call
+    instead: an in-place problem); what happened, as the report says it. The harness's copies
     of the input (the bytes, their text, the arguments) are wiped once the program no longer
     holds them, so a later test cannot find them in this process's memory."""
     _last_sensitive[0] = None
@@ -343,7 +344,7 @@ def run_call(
         return {"status": "bad_input", "exception": f"test input is not JSON: {exc}"}
     report: dict[str, Any] = {"status": "ok"}
     try:
-        value = resolve(module.load(), func_name)(*args)
+        value = module.entry(func_name)(*args)
         if output_arg is not None:  # judged by the argument as the call left it
             value = args[output_arg] if 0 <= output_arg < len(args) else _NO_ARGUMENT
         try:
@@ -368,18 +369,18 @@ class _NoArgument:
 _NO_ARGUMENT = _NoArgument()
 
 
-def run_assertion(code: str, program: types.CodeType, func_name: str) -> dict[str, Any]:
-    """One assertion test whose ``program`` holds the candidate and the tests (joined): the
-    report says ``checked`` only when ``check(candidate)`` returned."""
+def run_assertion(module: Module, func_name: str, check_name: str) -> dict[str, Any]:
+    """One assertion test whose ``module`` (not yet executed) holds the candidate and the
+    tests, joined: the report says ``checked`` only when the tests' ``check_name(candidate)``
+    returned."""
     _last_sensitive[0] = None
     stdout, stderr = fresh_stdio()
     try:
-        namespace = fresh_main(code, False)
-        exec(program, namespace)
-        check = namespace.get("check")
+        namespace = module.load()
+        check = namespace.get(check_name)
         if not callable(check):
-            raise NameError("the tests define no check(candidate)")
-        check(resolve(namespace, func_name))
+            raise NameError(f"the tests define no {check_name}(candidate)")
+        check(module.entry(func_name))
         report: dict[str, Any] = {"status": "ok", "checked": True}  # every assert passed
     except BaseException as exc:  # noqa: BLE001 - the program's own failure, reported
         report = _failure(exc, stderr)

@@ -1,5 +1,5 @@
 """Plain data across the process boundary of split assertion tests (see
-:mod:`evaluator.harness.child`): the candidate's process sends return values, the tests'
+:mod:`evaluator.sandbox.inside.split`): the candidate's process sends return values, the tests'
 process sends arguments, and neither ever receives an object with behaviour of its own.
 
 ``to_plain`` rebuilds a value from exact built-in types (None, bool, int, float, complex, str,

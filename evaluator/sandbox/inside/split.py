@@ -1,5 +1,6 @@
 """Split assertion tests, the in-sandbox half: the candidate and the problem's tests run in two
-sandboxed processes. The tests' process calls ``check(candidate)`` with a proxy that sends the
+sandboxed processes. The tests' process calls their function (the job's ``check_name``) with a
+proxy that sends the
 arguments as plain data to the candidate's process and gets the return value back as plain
 data: the candidate never shares an address space with the asserts or with the report channel
 that says they passed, so it can neither forge that report nor hand the asserts an object whose
@@ -15,7 +16,7 @@ import types
 from typing import Any
 
 from evaluator.sandbox.inside import interpreter, plain
-from evaluator.sandbox.inside.harness import TRACEBACK_FRAMES, fresh_main, fresh_stdio, resolve
+from evaluator.sandbox.inside.harness import TRACEBACK_FRAMES, Module, fresh_main, fresh_stdio
 from evaluator.sandbox.wire import read_frame, write_frames
 
 CALLS_IN_FD, CALLS_OUT_FD = -1, -1  # set by the child from its descriptor layout
@@ -29,12 +30,12 @@ class CannotSplit(BaseException):
     """The tests passed the candidate something that is not plain data (e.g. a lambda)."""
 
 
-def serve_calls(code: str, program: types.CodeType, func_name: str, preamble: bool) -> None:
-    """The candidate's side: run the program as ``__main__``, say whether it loaded, then
-    answer each call with ``("ok", value, args after the call)`` or ``("raise", type, text)``.
-    ``SystemExit`` ends the process with its status, as it would end an in-process test."""
+def serve_calls(module: Module, func_name: str) -> None:
+    """The candidate's side: run the program (``module``) as ``__main__``, say whether it
+    loaded, then answer each call with ``("ok", value, args after the call)`` or ``("raise",
+    type, text)``. ``SystemExit`` ends the process with its status, as it would end an
+    in-process test."""
     stdout, stderr = fresh_stdio()
-    namespace = fresh_main(code, preamble)
 
     def reply(frame: bytes) -> None:
         _flush(stdout, stderr)  # the server kills this process once the tests have reported:
@@ -42,8 +43,7 @@ def serve_calls(code: str, program: types.CodeType, func_name: str, preamble: bo
 
     try:
         try:
-            exec(program, namespace)
-            func = resolve(namespace, func_name)
+            func = module.entry(func_name)
             reply(plain.dumps(("ready",)))
         except SystemExit:
             raise
@@ -152,13 +152,13 @@ def _copy_back(args: tuple[Any, ...], after: Any) -> None:
 
 
 def run_check(
-    support: types.CodeType | None, tests: types.CodeType, func_name: str
+    support: types.CodeType | None, tests: types.CodeType, func_name: str, check_name: str
 ) -> dict[str, Any]:
     """The tests' side: run the problem's trusted code (``support``: e.g. the prompt's
-    helpers; then the tests), bind the entry point to the proxy and call ``check``. Only this
-    process can report ``checked``."""
+    helpers; then the tests), bind the entry point to the proxy and call the tests'
+    ``check_name``. Only this process can report ``checked``."""
     stdout, stderr = fresh_stdio()
-    namespace = fresh_main("", False)
+    namespace = fresh_main("", None)
     report: dict[str, Any] = {"status": "ok"}
     trouble: list[BaseException] = []
     try:
@@ -173,9 +173,9 @@ def run_check(
         exec(tests, namespace)
         proxy = _proxy(func_name, trouble)
         namespace[func_name] = proxy
-        check = namespace.get("check")
+        check = namespace.get(check_name)
         if not callable(check):
-            raise NameError("the tests define no check(candidate)")
+            raise NameError(f"the tests define no {check_name}(candidate)")
         check(proxy)
         if trouble:
             raise trouble[0]

@@ -295,7 +295,7 @@ _RLIMITS = tuple(
 
 
 def resource_limits() -> list[tuple[int, int]]:
-    """The process's (soft, hard) resource limits, every one the platform has."""
+    """The process's (soft, hard) resource limits, every one the system has."""
     return [resource.getrlimit(which) for which in _RLIMITS]
 
 

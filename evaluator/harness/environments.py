@@ -1,5 +1,8 @@
 """Named interpreter environments: the few interpreter defaults a problem's platform sets
-differently from a plain run, with where each value comes from.
+differently from a plain run, with where each value comes from. A problem's environment is
+decided here, from its own ``environment`` or its ``metadata["platform"]``
+(:func:`environment_for`), and reaches the sandbox child as plain data in its job
+(``Job.environment``, ``Job.names``): the sandbox reads no problem.
 
 A sandbox child starts as a plain run of this interpreter (:mod:`evaluator.sandbox.reference`).
 An environment changes only what its platform is known to change: the recursion limit, the
@@ -17,6 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from evaluator.sandbox import Names
+
+from .conventions import LEETCODE_NAMES, NO_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +43,11 @@ class Environment:
     # nothing is refused for not being on the list (``docs/plain-run.md``, "Environments").
     modules: tuple[str, ...] = ()
     modules_source: str = ""
+
+    @property
+    def stdin_names(self) -> Names:
+        """The names a stdin program finds as globals in this environment."""
+        return LEETCODE_NAMES if self.stdin_preamble else NO_NAMES
 
     def overrides(self) -> dict[str, int]:
         """What the sandbox child sets before the program runs."""
