@@ -53,19 +53,10 @@ from evaluator.runner import GradeOptions, Grader, GradeResult
 from evaluator.runner.grading import TestResult
 from evaluator.sandbox import DEFAULT_PROFILE, Isolation, Limits
 
-__all__ = ["GradingActor", "RayGrader", "ray_available"]
+__all__ = ["GradingActor", "RayGrader"]
 
 # Ray must never phone home (usage stats) from a grading cluster; set before ray is imported.
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-
-
-def ray_available() -> bool:
-    """Whether the optional ``ray`` extra is installed."""
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def _ray():

@@ -21,7 +21,6 @@ from typing import Any
 
 from evaluator.formats import (
     InputError,
-    decode_test_cases,
     encode_private_tests,
     get_format,
     problem_to_ours,
@@ -262,10 +261,3 @@ def set_time_limit(entry: Entry, seconds: float) -> dict[str, Any]:
     record = dict(entry.record)
     record["time_limit"] = seconds
     return record
-
-
-def test_dicts(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A LiveCodeBench record's tests, public then private (for tools that inspect them)."""
-    return decode_test_cases(record.get("public_test_cases"), "public_test_cases") + (
-        decode_test_cases(record.get("private_test_cases"), "private_test_cases")
-    )

@@ -11,7 +11,7 @@ Prepared once per flag set: a precompiled ``bits/stdc++.h`` (``bits/stdc++.h.gch
 include directory put first), which g++ uses for a program whose first include is
 ``<bits/stdc++.h>`` (most contest programs) and ignores otherwise (another first include, a
 macro defined before it). It changes no output of the compiler: g++ loads the header's parsed
-state instead of parsing it again (``tests/cpp/test_build.py`` compares the binaries;
+state instead of parsing it again (``tests/cpp/test_grading.py`` compares the binaries;
 ``benchmarks/cpp_compile.py`` measures the time).
 """
 

@@ -283,14 +283,6 @@ class CodeReward:
         """Problems decoded (each distinct problem once, while it stays in the cache)."""
         return self._problems.misses
 
-    def problem_for(self, fields: Mapping[str, Any]) -> Problem:
-        """The sample's problem, decoded once per distinct problem (LRU cache); raises
-        :class:`~evaluator.reward.ProblemError` when it cannot be read."""
-        found = self._problems.for_fields(fields)
-        if isinstance(found, ProblemError):
-            raise found
-        return found
-
     def _readable(
         self, problems: Sequence[Problem | ProblemError | None], action: str | None = None
     ) -> list[Problem | ProblemError | None]:

@@ -68,7 +68,6 @@ __all__ = [
     "OPEN_R1_SCRIPT_DIGEST",
     "cell_source",
     "execute_batch",
-    "open_r1_evaluation",
     "open_r1_literals",
     "template_of",
 ]
@@ -158,17 +157,6 @@ def open_r1_literals(script: str) -> tuple[str, str] | None:
     template, code, cases = found
     digest = hashlib.sha256(template.encode("utf-8", "surrogatepass")).hexdigest()
     return (code, cases) if digest == OPEN_R1_SCRIPT_DIGEST else None
-
-
-def open_r1_evaluation(script: str) -> tuple[str, Any] | None:
-    """``(code, test_cases)`` when ``script`` is open-r1's evaluation script, else None."""
-    literals = open_r1_literals(script)
-    if literals is None:
-        return None
-    try:
-        return _string(literals[0]), json.loads(_string(literals[1]))
-    except ValueError:  # JSONDecodeError included: not what open-r1 writes
-        return None
 
 
 # --- a plain run of any other script, as a Jupyter cell ----------------------------------------

@@ -61,7 +61,7 @@ def test_comparison_is_frozen_and_truthy():
         accepted.ok = False  # type: ignore[misc]
 
 
-# --- grading-rules.md, "Compare outputs": wrong answers every judge must reject -----------
+# --- ../shared/docs/grading-rules.md, "Compare outputs": wrong answers every judge must reject
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -42,7 +42,7 @@ from evaluator.reward.open_r1 import (
     cf_score,
     code_reward,
 )
-from evaluator.service.e2b import OPEN_R1_SCRIPT_DIGEST, open_r1_evaluation
+from evaluator.service.e2b import OPEN_R1_SCRIPT_DIGEST, open_r1_literals
 from tests.frameworks.open_r1_shapes import (
     TEMPLATE,
     open_r1_extract_code,
@@ -210,9 +210,11 @@ def test_the_vendored_script_is_the_one_recognised():
     assert hashlib.sha256(TEMPLATE.encode()).hexdigest() == OPEN_R1_SCRIPT_DIGEST
     code = 'print("a\\nb")  # """ \u00fc \U0001f600'
     script = open_r1_script(code, SUM_INFO)
-    assert open_r1_evaluation(script) == (code, SUM_CASES)
+    literals = open_r1_literals(script)  # their source text: JSON string literals
+    assert literals is not None
+    assert json.loads(literals[0]) == code and json.loads(json.loads(literals[1])) == SUM_CASES
     changed = script.replace("exec_timeout = 5", "exec_timeout = 50")
-    assert open_r1_evaluation(changed) is None  # another rule: a plain run, not ours
+    assert open_r1_literals(changed) is None  # another rule: a plain run, not ours
 
 
 def test_router_scores_open_r1_scripts_as_the_reward_does(server):
