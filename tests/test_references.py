@@ -1,7 +1,7 @@
 """References to the repository in its prose point at things that exist.
 
 README.md, the Markdown under docs/, benchmarks/, tests/ and evaluator/, and the docstrings
-and comments of every Python file name repository paths (``evaluator/sandbox/records.py``,
+and comments of every Python file name repository paths (``evaluator/sandbox/jobs.py``,
 ``docs/plain-run.md``, ``tests/cpp/``), paths inside the package (``runner/grading.py``),
 relative Markdown links (``[x](plain-run.md#environments)``) and dotted module names
 (``evaluator.sandbox.inside.harness``, with an attribute or two after it). A file moved or
