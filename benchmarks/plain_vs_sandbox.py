@@ -80,11 +80,11 @@ from evaluator.judges import Judge, get_judge  # noqa: E402
 from evaluator.problem import Harness, Problem, TestCase  # noqa: E402
 from evaluator.runner import GradeOptions, Grader  # noqa: E402
 from evaluator.sandbox import Isolation, Limits  # noqa: E402
+from evaluator.sandbox.jobs import DEFAULT_STACK_MB  # noqa: E402
 from evaluator.sandbox.reference import child_environment  # noqa: E402
 
 RESULTS = HERE / "results" / "plain_vs_sandbox.json"
 LIMITS = Limits()  # the sandbox's defaults: memory, output size
-STACK_MB = 1024  # the sandbox's main-thread stack (SandboxPool's stack_mb)
 TIME_LIMITS = {"atcoder": 6.0, "codet": 3.0}
 NEAR = 0.8  # "near the limit": CPU time at least this share of it
 STDERR_TAIL = 600
@@ -115,7 +115,7 @@ def _judge_limits(cpu_limit: float):
 
     def preexec() -> None:
         hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
-        stack = STACK_MB << 20
+        stack = DEFAULT_STACK_MB << 20
         resource.setrlimit(resource.RLIMIT_STACK, (stack if hard < 0 else min(stack, hard), hard))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))

@@ -84,7 +84,6 @@ class Limits:
     # RLIMIT_AS, see docs)
     output_bytes: int = 64 << 20  # stdout and stderr each (RLIMIT_FSIZE on their memfds)
     open_files: int = 64
-    stack_mb: int = DEFAULT_STACK_MB  # main-thread stack
     # An executed program file (``Job.executable``) is held to ``memory_limit`` of resident
     # memory (its peak RSS, as a judge counts it), its stack may grow as far, and its
     # RLIMIT_DATA is only a backstop on virtual memory: this many MB (None: 16 x memory_limit).
