@@ -73,3 +73,13 @@ def test_the_tests_function_is_the_jobs(pool, split):
 def test_an_assertion_job_names_its_tests_function():
     with pytest.raises(ValueError, match="check_name"):
         Job("", [""], mode=Mode.ASSERTION, func_name="f")
+
+
+def test_leetcodes_names_cost_a_child_no_import():
+    """Every module LeetCode's names come from is preloaded by the fork template, whose star
+    names it makes once: a child that gets them only merges dicts (no import per test)."""
+    from evaluator.harness.conventions import LEETCODE_NAMES
+    from evaluator.sandbox.template import PRELOAD
+
+    needed = set(LEETCODE_NAMES.star) | set(LEETCODE_NAMES.modules)
+    assert needed - set(PRELOAD) == {"sys"}  # sys: every interpreter has it
