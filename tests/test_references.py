@@ -4,7 +4,8 @@ README.md, the Markdown under docs/, benchmarks/, tests/ and evaluator/, and the
 and comments of every Python file name repository paths (``evaluator/sandbox/jobs.py``,
 ``docs/plain-run.md``, ``tests/cpp/``), paths inside the package (``runner/grading.py``),
 relative Markdown links (``[x](plain-run.md#environments)``) and dotted module names
-(``evaluator.sandbox.inside.harness``, with an attribute or two after it). A file moved or
+(``evaluator.sandbox.inside.harness``, with an attribute or two after it), and names said
+to be in a file (```_BUILDERS`` in ``runner/grading.py```, ``cli/grade_driver.py:_make_grader``). A file moved or
 removed leaves such references behind; this test finds them.
 """
 
@@ -37,6 +38,9 @@ _FIRST = "|".join(re.escape(r) for r in ROOTS + PACKAGES)
 _PATH = re.compile(rf"(?<![\w./:@~-])((?:{_FIRST})/[\w./-]*[\w/])")
 _MARKDOWN = re.compile(r"(?<![\w./-])([\w-]+\.md)\b")  # a bare file name: README.md
 _MODULE = re.compile(r"(?<![\w./-])(evaluator(?:\.\w+)+)")
+# A name said to be in a file: "`_BUILDERS` in `runner/grading.py`", "cli/grade_driver.py:_make_grader"
+_NAME_IN = re.compile(r"`(\w+)` in `([\w/.]+\.py)`")
+_FILE_NAME = re.compile(r"(?<![\w/.-])([\w/.]+\.py):([A-Za-z_]\w*)")
 _LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)")
 _SKIP_DIRS = {".git", "__pycache__", ".venv", "node_modules", ".pytest_cache", "results"}
 
@@ -91,6 +95,14 @@ def _exists(path: str, where: Path) -> bool:
 _NAMES = {p.name for p in ROOT.rglob("*.md")}
 
 
+def _file(path: str, where: Path) -> Path | None:
+    """The repository's file ``path`` names (see :func:`_exists`), if it is one."""
+    for candidate in (ROOT / path, where.parent / path, ROOT / "evaluator" / path):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def _module_exists(dotted: str) -> bool:
     """A module, or a module and one or two attributes of it (a class, its method)."""
     parts = dotted.split(".")
@@ -134,6 +146,12 @@ def stale(text: str, where: Path, prose) -> list[str]:
                     continue
                 if not (where.parent / target).exists():
                     found.append(f"{name}:{number} {target}")
+        said = [(m.group(1), m.group(2)) for m in _NAME_IN.finditer(chunk)]
+        said += [(m.group(2), m.group(1)) for m in _FILE_NAME.finditer(chunk)]
+        for symbol, path in said:
+            holder = _file(path, where)
+            if holder is not None and not re.search(rf"\b{symbol}\b", holder.read_text()):
+                found.append(f"{name}:{number} {path}:{symbol}")
         for match in _MODULE.finditer(chunk):
             dotted = match.group(1).rstrip(".")
             if not _module_exists(dotted):
@@ -164,6 +182,10 @@ def test_every_reference_to_the_repository_exists():
         (".md", "`cli/outputs.py` beside `runner/outputs.py`", ["cli/outputs.py"]),
         (".md", "`lcb_runner/evaluation/testing_util.py`, https://x.org/tests/a.py", []),
         (".md", "[shared](../shared/docs/x.md)", []),
+        (".md", "`_BUILDERS` in `runner/grading.py`, `_GONE` in `runner/grading.py`",
+         ["runner/grading.py:_GONE"]),
+        (".md", "cli/grade_driver.py:_make_grader, cli/grade_driver.py:_gone",
+         ["cli/grade_driver.py:_gone"]),
         (".md", "evaluator.harness.child, evaluator.sandbox.inside.harness", ["evaluator.harness.child"]),
         (".md", "evaluator.sandbox.Job.to_wire and evaluator.sandbox.Job.gone", ["evaluator.sandbox.Job.gone"]),
         (".py", '"""Built by tests/cpp/test_build.py."""\nx = "tests/none.py"  # docs/none.md\n',
