@@ -75,7 +75,7 @@ def test_groups_of_few_problems_are_marked_in_table_and_plots(tmp_path, driver):
     assert _errors(entries) == []
     small = [
         (row.get_attribute("data-section"), row.get_attribute("data-group"))
-        for row in driver.find_elements(By.CSS_SELECTOR, "#compare-table tr.small")
+        for row in driver.find_elements(By.CSS_SELECTOR, "table.paired tr.small")
     ]
     sizes = {
         (section, name): group["problems"]
@@ -301,7 +301,7 @@ def test_platform_and_contest_month_breakdowns(full_release, driver, tmp_path):
     assert sorted(numbers["by_contest_month"]) == months and len(months) > 1
     open_page(driver, page)
     for name, group in numbers["by_contest_month"].items():
-        row = f"#compare-table tr[data-section='contest month'][data-group='{name}']"
+        row = f"#compare-months tr[data-section='contest month'][data-group='{name}']"
         assert cells(driver, f"{row} [data-metric='problems']") == [str(group["problems"])]
         assert cells(driver, f"{row} [data-metric='diff']") == [f"{group['diff']:+.1f} pp"]
     for section, key in (("platform", "by_platform"), ("contest month", "by_contest_month")):
