@@ -3,7 +3,8 @@
 ``docs/demo-report.png``: the report of ``mcevaluate demo`` (graded for real), one problem's
 samples opened, with a wrong sample's program and failing test. ``docs/compare-report.png``:
 the comparison of two generated full-release runs (``full_release.py``; B's solve rates 3
-points higher), one problem opened to its samples' verdicts in both runs. Both are taken in
+points higher), down to its first problem opened to its samples' verdicts and messages in
+both runs. Both are taken in
 the same headless Chromium the browser tests use.
 """
 
@@ -69,7 +70,11 @@ def make(folder: Path) -> list[Path]:
         driver.set_window_size(1400, 1000)
         open_page(driver, work / "compare.html")
         driver.execute_script("document.querySelector('#pairs .toggle').click()")
-        shots.append(screenshot(driver, folder / "compare-report.png", height=1900))
+        bottom = driver.execute_script(  # down to the opened problem's samples
+            "var box = document.querySelector('#pairs tr.detail').getBoundingClientRect();"
+            "return Math.ceil(box.bottom + window.scrollY) + 16"
+        )
+        shots.append(screenshot(driver, folder / "compare-report.png", height=bottom))
     shutil.rmtree(work)
     return shots
 
