@@ -32,35 +32,35 @@ class BuildLimits:
     (:mod:`evaluator.sandbox.launcher`); a build past any limit is a compile error. Its time
     is judged by CPU (per process); the wall clock is only a backstop (:func:`wall_backstop`)."""
 
-    cpu_time: float = 10.0  # seconds of CPU, for each process of the build (RLIMIT_CPU)
+    time_limit: float = 10.0  # seconds of CPU, for each process of the build (RLIMIT_CPU)
     # seconds for the whole build (its process group is killed); None: the backstop
-    # :meth:`wall_backstop` derives from ``cpu_time``, far enough that load cannot reach it
-    wall_time: float | None = None
-    memory_mb: int = 2048  # RLIMIT_DATA of each process of the build
+    # :func:`wall_backstop` derives from ``time_limit``, far enough that load cannot reach it
+    wall_limit: float | None = None
+    memory_limit: int = 2048  # MB: RLIMIT_DATA of each process of the build
     output_bytes: int = 256 << 20  # any file it writes (RLIMIT_FSIZE): objects, the binary
     message_bytes: int = 64 << 10  # what is kept of the compiler's diagnostics
 
     @property
-    def effective_wall_time(self) -> float:
-        """The wall-clock limit the build runs under: ``wall_time`` when given (a caller
+    def effective_wall_limit(self) -> float:
+        """The wall-clock limit the build runs under: ``wall_limit`` when given (a caller
         that wants a wall limit, as SandboxFusion's ``compile_timeout`` is), else
         :func:`wall_backstop` of the CPU limit."""
-        return self.wall_time if self.wall_time is not None else wall_backstop(self.cpu_time)
+        return self.wall_limit if self.wall_limit is not None else wall_backstop(self.time_limit)
 
 
 WALL_BACKSTOP_MIN = 60.0  # seconds: a build never stops for wall time before this
 WALL_BACKSTOP_FACTOR = 10.0  # times the CPU limit
 
 
-def wall_backstop(cpu_time: float) -> float:
-    """The default wall-clock limit of a build allowed ``cpu_time`` seconds of CPU.
+def wall_backstop(time_limit: float) -> float:
+    """The default wall-clock limit of a build allowed ``time_limit`` seconds of CPU.
 
     The verdict of a build is the CPU it used (``RLIMIT_CPU``), which the machine's load does
     not change; its wall time does (a 4.2 s build took over 20 s on a loaded grader: a CE that
     a quiet machine would not give). The wall limit is only there for a build that waits
     without using CPU (a stuck read), so it sits where no load short of a stalled machine can
     reach it: ten times the CPU limit, and at least a minute."""
-    return max(WALL_BACKSTOP_MIN, WALL_BACKSTOP_FACTOR * cpu_time)
+    return max(WALL_BACKSTOP_MIN, WALL_BACKSTOP_FACTOR * time_limit)
 
 
 @dataclass(frozen=True, slots=True)

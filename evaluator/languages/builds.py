@@ -32,7 +32,7 @@ __all__ = ["Builder", "ConfinedTool"]
 _PREPARED_KEPT = 8  # flag sets prepared per builder (each C++ one is a 100 MB header)
 # Prepared work builds trusted input (the toolchain's own headers), whatever the builds'
 # limits: room enough on a loaded machine (the C++ header takes ~4 s of CPU, ~1 GB).
-PREPARE_LIMITS = BuildLimits(cpu_time=120.0, wall_time=300.0, memory_mb=4096)
+PREPARE_LIMITS = BuildLimits(time_limit=120.0, wall_limit=300.0, memory_limit=4096)
 
 
 @dataclass(frozen=True)
@@ -50,10 +50,10 @@ class ConfinedTool:
 
     def __call__(self, argv: list[str], work: str) -> ToolRun:
         limits = TrustedLimits(
-            time_limit=self.limits.cpu_time,
-            memory_limit=self.limits.memory_mb,
+            time_limit=self.limits.time_limit,
+            memory_limit=self.limits.memory_limit,
             output_bytes=self.limits.output_bytes,
-            wall_limit=self.limits.effective_wall_time,
+            wall_limit=self.limits.effective_wall_limit,
         )
         with tempfile.TemporaryFile() as output:  # unlinked: the compiler cannot name it
             run = launch(

@@ -132,7 +132,7 @@ def _failure(run: ToolRun, output: str, tool: Tool) -> str:
     """The compile error in one line: a limit the build ran into, else the compiler's first
     error (file:line:column: error: ...), else its last line."""
     if run.limit == "wall":
-        return f"compilation over its wall-clock limit ({tool.limits.effective_wall_time:g} s)"
+        return f"compilation over its wall-clock limit ({tool.limits.effective_wall_limit:g} s)"
     if run.limit == "stopped":
         return "compilation stopped: the grader is closing"
     lines = [line.strip() for line in output.splitlines() if line.strip()]

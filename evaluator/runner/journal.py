@@ -121,6 +121,24 @@ def program_key(fingerprint: bytes, program: str | None, language: str = DEFAULT
     return digest.hexdigest()
 
 
+# Build limits' names before they were the limits' names everywhere (issue 42): a journal
+# written then still resumes.
+_OLD_BUILD_LIMIT_NAMES = {
+    "cpu_time": "time_limit",
+    "wall_time": "wall_limit",
+    "memory_mb": "memory_limit",
+}
+
+
+def _current_names(options: Any) -> Any:
+    """A journal header's options with the build limits under today's names."""
+    build = options.get("build_limits") if isinstance(options, dict) else None
+    if not isinstance(build, dict):
+        return options
+    renamed = {_OLD_BUILD_LIMIT_NAMES.get(k, k): v for k, v in build.items()}
+    return {**options, "build_limits": renamed}
+
+
 def read_journal(
     path: Path, options: Mapping[str, Any]
 ) -> tuple[dict[tuple[str, int], tuple[str, dict[str, Any]]], int]:
@@ -153,7 +171,7 @@ def read_journal(
         if number == 1:
             if not isinstance(record, dict) or record.get("journal") != JOURNAL_VERSION:
                 raise JournalError(f"{path}: not a mcevaluate journal (version {JOURNAL_VERSION})")
-            theirs = record.get("options", {})
+            theirs = _current_names(record.get("options", {}))
             if theirs != dict(options):
                 changed = ", ".join(
                     f"{k}: {theirs.get(k)!r} then, {options.get(k)!r} now"

@@ -88,7 +88,7 @@ class RunCode:
         the build's wall and CPU time, when the request gives it, else ``default``."""
         if self.compile_timeout is None:
             return default
-        return replace(default, cpu_time=self.compile_timeout, wall_time=self.compile_timeout)
+        return replace(default, time_limit=self.compile_timeout, wall_limit=self.compile_timeout)
 
     def with_files(self, job: Job) -> Job:
         """``job`` with the request's files to write and to read back (a stdin job's)."""

@@ -43,7 +43,7 @@ LIMITS = Limits(time_limit=1.0, memory_limit=256, output_bytes=1 << 20)
 # ends the compile bomb and the /dev/random include (~2 s, at 1 GiB). CPU is the product's
 # default: a bits/stdc++.h build without the precompiled header takes ~1.6 s of CPU here, and
 # went past 4 s on a loaded CI machine (cc1plus killed). The wall clock is only a backstop.
-BUILD_LIMITS = BuildLimits(cpu_time=10.0, wall_time=60.0, memory_mb=1024)
+BUILD_LIMITS = BuildLimits(time_limit=10.0, wall_limit=60.0, memory_limit=1024)
 DEFAULT_INPUT = "3\n1 2\n3 4\n5 6\n"
 
 
@@ -85,9 +85,9 @@ def load_cases() -> list[Case]:
 
 
 def _build_limits() -> None:
-    cpu = math.ceil(BUILD_LIMITS.cpu_time)
+    cpu = math.ceil(BUILD_LIMITS.time_limit)
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-    memory = BUILD_LIMITS.memory_mb << 20
+    memory = BUILD_LIMITS.memory_limit << 20
     resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
     resource.setrlimit(resource.RLIMIT_FSIZE, (BUILD_LIMITS.output_bytes,) * 2)
 
@@ -107,7 +107,7 @@ def build_plain(source: str, where: str, with_thread_stack: bool = False) -> tup
         stderr=subprocess.STDOUT, env=env, preexec_fn=_build_limits, start_new_session=True,
     )  # fmt: skip
     try:
-        out, _ = process.communicate(timeout=BUILD_LIMITS.wall_time)
+        out, _ = process.communicate(timeout=BUILD_LIMITS.wall_limit)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         out, _ = process.communicate()

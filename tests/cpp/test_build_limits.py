@@ -38,14 +38,14 @@ SMALL = '#include <cstdio>\nint main() { std::puts("built"); }\n'
 
 
 def test_the_wall_limit_is_a_backstop_far_beyond_the_cpu_limit():
-    assert BuildLimits().effective_wall_time == wall_backstop(10.0) == 100.0
-    assert BuildLimits(cpu_time=2.0).effective_wall_time == 60.0  # never under a minute
+    assert BuildLimits().effective_wall_limit == wall_backstop(10.0) == 100.0
+    assert BuildLimits(time_limit=2.0).effective_wall_limit == 60.0  # never under a minute
     # a caller's own wall limit (SandboxFusion's compile_timeout) is kept as given
-    assert BuildLimits(cpu_time=5.0, wall_time=5.0).effective_wall_time == 5.0
+    assert BuildLimits(time_limit=5.0, wall_limit=5.0).effective_wall_limit == 5.0
 
 
 def test_a_build_over_its_cpu_limit_is_a_compile_error_saying_so():
-    with Builder(limits=BuildLimits(cpu_time=1.0), prepare=False) as builder:
+    with Builder(limits=BuildLimits(time_limit=1.0), prepare=False) as builder:
         build = builder.submit(CPP, SPIN, SPIN_FLAGS).result(timeout=300)
     assert not build.ok and build.timed_out
     assert build.message == "compilation over its CPU time limit", build
@@ -70,9 +70,9 @@ def stopped_builds(monkeypatch):
 
 
 def test_a_build_held_up_longer_than_its_cpu_limit_still_builds(stopped_builds):
-    limits = BuildLimits(cpu_time=3.0)  # under its whole CPU limit: SMALL needs a fraction
-    assert stopped_builds > limits.cpu_time
+    limits = BuildLimits(time_limit=3.0)  # under its whole CPU limit: SMALL needs a fraction
+    assert stopped_builds > limits.time_limit
     with tempfile.TemporaryDirectory() as work:
         build = CPP.build(SMALL, CPP.default_flags, work, ConfinedTool(limits))
     assert build.ok, build
-    assert build.seconds > limits.cpu_time  # its wall time was past the CPU limit
+    assert build.seconds > limits.time_limit  # its wall time was past the CPU limit

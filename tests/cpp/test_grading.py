@@ -62,7 +62,7 @@ def test_compile_error_says_the_first_error_and_keeps_the_diagnostics(grader):
 
 def test_a_compile_bomb_is_a_compile_error_within_the_build_limits(pool):
     bomb = "#define A(x) x x\n#define B(x) A(A(A(A(x))))\n#define C(x) B(B(B(B(x))))\nint main(){ C(C(;)) }\n"
-    options = GradeOptions(time_limit=1.0, build_limits=BuildLimits(cpu_time=2.0, wall_time=4.0))
+    options = GradeOptions(time_limit=1.0, build_limits=BuildLimits(time_limit=2.0, wall_limit=4.0))
     with Grader(options, pool=pool, precompiled_headers=False) as grader:
         start = time.monotonic()
         result = grader.grade(REVERSE, bomb, "cpp")

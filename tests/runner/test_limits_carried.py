@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import Future
+from dataclasses import asdict
 
-from evaluator.languages import Language, get_language
+import pytest
+
+from evaluator.languages import BuildLimits, Language, get_language
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader, GradingRun
-from evaluator.runner.journal import result_from_dict
+from evaluator.runner.journal import (
+    JOURNAL_VERSION,
+    JournalError,
+    read_journal,
+    result_from_dict,
+)
 from evaluator.sandbox import Limits
 
 PROBLEMS = [
@@ -90,3 +98,16 @@ def test_a_results_limits_survive_the_journal_and_old_records_read_without_them(
     old = result_from_dict({"verdict": "WA", "passed": False, "tests": []}, "p")
     assert old.verdict is Verdict.WA and old.limits is None
     assert "time_limit" not in old.to_dict()
+
+
+def test_a_journal_of_build_limits_under_their_old_names_still_resumes(tmp_path):
+    """Build limits were ``cpu_time``/``wall_time``/``memory_mb`` before they took the
+    limits' names; a journal written then is read with today's options."""
+    options = {"time_limit": 6.0, "build_limits": asdict(BuildLimits(time_limit=2.0))}
+    old = {**options, "build_limits": {"cpu_time": 2.0, "wall_time": None, "memory_mb": 2048,
+                                       "output_bytes": 256 << 20, "message_bytes": 64 << 10}}  # fmt: skip
+    journal = tmp_path / "r.json.partial.jsonl"
+    journal.write_text(json.dumps({"journal": JOURNAL_VERSION, "options": old}) + "\n")
+    assert read_journal(journal, options) == ({}, journal.stat().st_size)
+    with pytest.raises(JournalError, match="build_limits"):
+        read_journal(journal, {**options, "build_limits": asdict(BuildLimits(time_limit=3.0))})
