@@ -77,7 +77,7 @@ class RunCode:
     stdin: str
     language: str
     run_timeout: float
-    memory_mb: int | None
+    memory_limit: int | None  # MB (SandboxFusion's memory_limit_MB); None: the server's
     compile_timeout: float | None = None  # given by the client: else the server's limits
     files: dict[str, bytes] = field(default_factory=dict)
     fetch_files: tuple[str, ...] = ()
@@ -96,22 +96,22 @@ class RunCode:
         job.fetch_bytes = ANSWER_OUTPUT
         return job
 
-    def limits(self, default_memory_mb: int) -> Limits:
+    def limits(self, default_memory_limit: int) -> Limits:
         return Limits(
             time_limit=self.run_timeout,
             wall_limit=self.run_timeout,
-            memory_limit=self.memory_mb or default_memory_mb,
+            memory_limit=self.memory_limit or default_memory_limit,
         )
 
-    def program_job(self, build: Build, language: Language, default_memory_mb: int) -> Job:
+    def program_job(self, build: Build, language: Language, default_memory_limit: int) -> Job:
         """The built program run on ``stdin`` (``./solution < stdin``), as a grader runs it."""
         problem = Problem("run_code", Harness.STDIN, [TestCase(self.stdin, "")])
-        job = build_program_job(problem, build, language, self.limits(default_memory_mb))
+        job = build_program_job(problem, build, language, self.limits(default_memory_limit))
         return self.with_files(job)
 
-    def job(self, default_memory_mb: int) -> Job:
+    def job(self, default_memory_limit: int) -> Job:
         """The plain run of ``code`` on ``stdin`` (a fresh process: one test)."""
-        limits = self.limits(default_memory_mb)
+        limits = self.limits(default_memory_limit)
         job = Job(
             code=self.code,
             inputs=[self.stdin],
