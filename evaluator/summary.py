@@ -69,16 +69,23 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 
 def describe_file(path: str) -> dict[str, Any]:
-    """``{"path", "bytes", "sha256"}`` of a file, so that a summary says exactly which
-    problems and samples it graded (and a report, which results it shows); just ``{"path"}``
-    for what is not a local file (a hub address)."""
+    """``{"path", "absolute", "bytes", "sha256"}`` of a file, so that a summary says exactly
+    which problems and samples it graded and which results file it was written beside (and a
+    report, which results it shows): ``path`` as given (as the command line reads it),
+    ``absolute`` where it was; just ``{"path"}`` for what is not a local file (a hub
+    address)."""
     if not os.path.isfile(path):
         return {"path": path}
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         while chunk := fh.read(_HASH_CHUNK):
             digest.update(chunk)
-    return {"path": path, "bytes": os.path.getsize(path), "sha256": digest.hexdigest()}
+    return {
+        "path": path,
+        "absolute": os.path.abspath(path),
+        "bytes": os.path.getsize(path),
+        "sha256": digest.hexdigest(),
+    }
 
 
 def group_name(value: Any) -> str:

@@ -130,6 +130,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "evaluator.formats",
             "evaluator.summary",
             "evaluator.lcb_releases",
+            "evaluator.provenance",
             "evaluator.report",
             "evaluator.data",
             "evaluator.generate",

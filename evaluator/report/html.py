@@ -118,38 +118,80 @@ def _utf8(page: str) -> str:
 
 
 def _file_text(entry: Any) -> str:
-    """An input file of the provenance: ``path (12,345 bytes, sha256 ab12...)``."""
+    """A file of the provenance: ``path (absolute path /x/path; 12,345 bytes, sha256
+    ab12...)``, the absolute path where it differs from the path as given."""
     if not isinstance(entry, Mapping):
         return str(entry)
-    facts = []
+    path = str(entry.get("path", "?"))
+    where, facts = [], []
+    absolute = entry.get("absolute")
+    if isinstance(absolute, str) and absolute and absolute != path:
+        where.append(f"absolute path {absolute}")
     if isinstance(entry.get("bytes"), int):
         facts.append(size_text(entry["bytes"]))
     if entry.get("sha256"):
         facts.append(f"sha256 {entry['sha256']}")
-    path = str(entry.get("path", "?"))
-    return f"{path} ({', '.join(facts)})" if facts else path
+    details = "; ".join([*where, ", ".join(facts)] if facts else where)
+    return f"{path} ({details})" if details else path
+
+
+def _results_rows(run: Run, recorded: Any) -> list[tuple[str, str]]:
+    """The results file as given, then with its absolute path, size and hash: as read (hashed
+    now), else as the summary recorded it when it was written beside it; and whether the
+    file read is that one, byte for byte (the summary was checked to describe these results:
+    the same problems and passes, in any order)."""
+    recorded = recorded if isinstance(recorded, Mapping) else None
+    rows = [("results", run.label)]
+    shown = run.results_file or recorded
+    if shown and shown.get("sha256"):
+        rows.append(("results file", _file_text({**shown, "path": run.label})))
+    if run.results_file and recorded and recorded.get("sha256"):
+        if recorded["sha256"] == run.results_file.get("sha256"):
+            check = "this file (the same sha256)"
+        else:
+            check = (
+                f"not this file byte for byte: {_file_text(recorded)}; the same results (the "
+                f"summary's results digest matches), written again since"
+            )
+        rows.append(("summary's results file", check))
+    return rows
+
+
+def _grader_commit(provenance: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The grader's commit when it ran from a git checkout, and whether its package had
+    changes not committed (unknown without a git program)."""
+    commit = provenance.get("grader_commit")
+    if not commit:
+        return []
+    dirty = provenance.get("grader_dirty")
+    state = {
+        True: "with uncommitted changes to the evaluator package",
+        False: "no uncommitted changes",
+    }.get(dirty, "uncommitted changes unknown: no git program")
+    return [("grader commit", f"{commit} ({state})")]
 
 
 def _origin_rows(run: Run) -> list[tuple[str, str]]:
-    """Where the run comes from: its label, date and command, its input files with their
-    hashes, the grader, Python and platform (as pytest-html lists a run's environment)."""
-    rows = [("label", run.title)] if run.title != run.label else []
-    rows += [("results", run.label)]
-    if run.results_file and run.results_file.get("sha256"):
-        rows.append(("results file", _file_text({**run.results_file, "path": run.label})))
-    rows.append(("format", run.kind))
+    """Where the run comes from: its label, date and command, the working directory, its
+    input files and results file with their hashes, the grader (version and commit),
+    Python and platform (as pytest-html lists a run's environment)."""
     provenance = run.provenance or {}
+    rows = [("label", run.title)] if run.title != run.label else []
+    rows += _results_rows(run, provenance.get("results"))
+    rows.append(("format", run.kind))
     rows += [(name, str(provenance[name])) for name in ("date", "command") if provenance.get(name)]
+    if provenance.get("cwd"):
+        rows.append(("working directory", str(provenance["cwd"])))
     problems = provenance.get("problems")
     rows += [("problems", _file_text(e)) for e in (problems if isinstance(problems, list) else [])]
     if provenance.get("samples"):
         rows.append(("samples", _file_text(provenance["samples"])))
-    versions = {
-        "grader version": provenance.get("grader") or (run.summary or {}).get("grader_version"),
-        "python": provenance.get("python"),
-        "platform": provenance.get("platform"),
-    }
-    return rows + [(name, str(value)) for name, value in versions.items() if value]
+    rows += [
+        ("grader version", provenance.get("grader") or (run.summary or {}).get("grader_version"))
+    ]
+    rows += _grader_commit(provenance)
+    rows += [(name, provenance.get(name)) for name in ("python", "platform")]
+    return [(name, str(value)) for name, value in rows if value]
 
 
 def _limit_rows(run: Run) -> list[tuple[str, str]]:

@@ -20,6 +20,7 @@ from evaluator.runner.journal import (
     write_atomic,
     write_jsonl_atomic,
 )
+from evaluator.summary import describe_file
 
 __all__ = [
     "HUMANEVAL",
@@ -206,7 +207,8 @@ def write_outputs(
     journal: Journal | None,
 ) -> None:
     """Write the results, the summary and the report; the journal goes only once all are on
-    disk. A write that fails (disk full, a directory removed meanwhile) is a
+    disk. The summary's provenance records the results file as written (its absolute path,
+    size and SHA-256), so that the summary names the very file it describes. A write that fails (disk full, a directory removed meanwhile) is a
     :class:`RunError` and keeps the journal, so ``--resume`` writes them without grading
     again."""
     try:
@@ -215,6 +217,9 @@ def write_outputs(
                 write_jsonl_atomic(output, result_rows(run))
             else:
                 write_lcb_results(output, run.rows)
+            provenance = run.summary.get("provenance")
+            if isinstance(provenance, dict):
+                provenance["results"] = describe_file(output)
         if summary_path:
             write_atomic(summary_path, json_text(run.summary).encode("ascii") + b"\n")
         if report_path:

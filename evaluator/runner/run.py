@@ -17,6 +17,7 @@ lines are printed.
 from __future__ import annotations
 
 import dataclasses
+import os
 import platform
 import random
 import sys
@@ -25,7 +26,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from evaluator import lcb_releases as lcb_data
@@ -47,6 +47,7 @@ from evaluator.languages import (
     program_language,
 )
 from evaluator.problem import Harness, Problem, Verdict
+from evaluator.provenance import grader_source, grader_version
 from evaluator.runner.grading import GradeOptions, GradeResult
 from evaluator.runner.journal import (
     Journal,
@@ -73,14 +74,6 @@ __all__ = [
     "unsupported_message",
     "shown_ids",
 ]
-
-
-def grader_version() -> str:
-    """This grader's version, as installed (``unknown`` when run from a bare source tree)."""
-    try:
-        return version("microcoder")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def shown_ids(ids: Sequence[str]) -> str:
@@ -383,14 +376,18 @@ class GradingRun:
     def _provenance(self, label: str) -> dict[str, Any]:
         """Where the run comes from, as pytest-html lists a test run's environment: its
         label, date, command line, input files with their hashes, grader, Python and
-        platform."""
+        platform; the working directory its relative paths are relative to; the grader's
+        commit when it runs from a git checkout. The results file is added as it is written
+        (:func:`~evaluator.runner.outputs.write_outputs`)."""
         return {
             "label": label,
             "date": datetime.now(UTC).astimezone().isoformat(timespec="seconds"),
             "command": self.command,
+            "cwd": os.getcwd(),
             "problems": [describe_file(path) for path in self.problem_files],
             "samples": describe_file(self.samples_path),
             "grader": grader_version(),
+            **grader_source(),
             "python": f"{platform.python_implementation()} {platform.python_version()}",
             "platform": platform.platform(),
         }

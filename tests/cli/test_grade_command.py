@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from evaluator.cli import main
+from evaluator.provenance import grader_source
 
 
 def _tests(*pairs: tuple[str, str]) -> str:
@@ -171,9 +173,11 @@ def test_summary_says_where_the_run_comes_from(files, monkeypatch):
     assert provenance == {
         "label": "model x",
         "command": f"mcevaluate grade --problems {problems} --samples {samples} --summary {summary} -q --label 'model x'",
-        "problems": [{"path": str(problems), "bytes": problems.stat().st_size, "sha256": _sha256(problems)}],
-        "samples": {"path": str(samples), "bytes": samples.stat().st_size, "sha256": _sha256(samples)},
+        "cwd": os.getcwd(),
+        "problems": [{"path": str(problems), "absolute": str(problems), "bytes": problems.stat().st_size, "sha256": _sha256(problems)}],
+        "samples": {"path": str(samples), "absolute": str(samples), "bytes": samples.stat().st_size, "sha256": _sha256(samples)},
         "grader": json.loads(summary.read_text())["grader_version"],
+        **grader_source(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": platform.platform(),
     }  # fmt: skip
