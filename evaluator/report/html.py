@@ -24,6 +24,7 @@ from evaluator.report.compare import Comparison
 from evaluator.report.pagedata import (
     PAGE_SIZE,
     comparison_data,
+    date_range,
     first_pairs,
     first_problems,
     report_data,
@@ -40,7 +41,7 @@ from evaluator.report.tables import (
     verdict_counts,
 )
 from evaluator.report.words import limits_text, option_rows, size_text
-from evaluator.summary import k_warnings, pct
+from evaluator.summary import k_warnings, pass_rates, pct
 
 __all__ = [
     "PAGE_SIZE",
@@ -318,6 +319,8 @@ def render_report(run: Run, ks: Sequence[int] | None = None) -> str:
             **_resource_plots(run),
             provenance=_provenance(run),
             first_page=first_problems(run),
+            whole_pass1=pass_rates([p.graded for p in run.problems], [1])["pass@1"],
+            dates=date_range(run),
             page_size=PAGE_SIZE,
             program_cap=PROGRAM_CAP,
             data=script_json(report_data(run)),

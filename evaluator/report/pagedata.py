@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
@@ -27,6 +28,7 @@ from evaluator.summary import fixed
 __all__ = [
     "PAGE_SIZE",
     "comparison_data",
+    "date_range",
     "first_pairs",
     "first_problems",
     "report_data",
@@ -35,6 +37,7 @@ __all__ = [
 ]
 
 PAGE_SIZE = 50  # problem rows per page of the tables
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a contest date's day, as the date filter reads it
 
 
 def script_json(value: Any) -> Markup:
@@ -175,6 +178,14 @@ def report_link(report: str, page: str) -> str:
 def _group_names(problems: Sequence[ProblemRun], attributes: Sequence[str]) -> dict[str, Any]:
     """Per attribute the group names of ``problems``, in table order (the filters' options)."""
     return {name: group_order(name, {getattr(p, name) for p in problems}) for name in attributes}
+
+
+def date_range(run: Run) -> tuple[str, str] | None:
+    """The first and last contest day (``YYYY-MM-DD``) of the run's problems, the bounds of
+    the report's date filter; None when no problem carries a date (the filter is left out).
+    ``report.js`` reads a problem's day the same way: the date's first ten characters."""
+    days = [p.contest_date[:10] for p in run.problems if _DAY.fullmatch(p.contest_date[:10])]
+    return (min(days), max(days)) if days else None
 
 
 def _share(passed: int, samples: int) -> str:

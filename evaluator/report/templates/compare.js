@@ -127,6 +127,7 @@
     element(id).addEventListener("change", apply);
   });
   element("filter-id").addEventListener("input", apply);
+  stickyHeader(element("pairs").parentElement);
   table.update();
   followControls(["filter-outcome", "filter-difficulty", "filter-platform", "filter-id"], apply);
   document.body.dataset.ready = String(Math.round(performance.now()));

@@ -269,24 +269,121 @@
     fillSelect(element(g[0]), [""].concat(data.groups[g[1]]), [g[2]].concat(data.groups[g[1]]));
   });
 
+  /* A problem's contest day (YYYY-MM-DD), '' when its date is not one (pagedata.date_range
+   * reads days the same way). */
+  function day(r) { return /^\d{4}-\d{2}-\d{2}/.test(r.date) ? r.date.slice(0, 10) : ""; }
+
+  var dates = element("filter-dates"), dateIds = dates ? ["filter-from", "filter-to"] : [];
+  if (dates) dates.hidden = false;  // a date range needs the script: hidden without it
+
   function apply() {
     var verdict = verdictSelect.value, text = element("filter-id").value.trim().toLowerCase();
     var chosen = groups.map(function (g) { return [g[1], element(g[0]).value]; });
-    table.setFilter(function (r) {
+    var from = dates ? element("filter-from").value : "", to = dates ? element("filter-to").value : "";
+    var filter = function (r) {
       if (verdict === "solved" && !r.passed) return false;
       if (verdict === "unsolved" && r.passed) return false;
       if (verdict.slice(0, 2) === "v:" && !r.verdicts[verdict.slice(2)]) return false;
       for (var i = 0; i < chosen.length; i++) {
         if (chosen[i][1] && r[chosen[i][0]] !== chosen[i][1]) return false;
       }
+      if (from || to) {  // both ends included; a problem without a date is outside any range
+        var d = day(r);
+        if (!d || (from && d < from) || (to && d > to)) return false;
+      }
       return !text || r.id.toLowerCase().indexOf(text) >= 0 ||
         r.title.toLowerCase().indexOf(text) >= 0;
-    });
+    };
+    table.setFilter(filter);
+    showPass(rows.filter(filter));
   }
 
-  ["filter-verdict", "filter-difficulty", "filter-platform", "filter-month"].forEach(function (id) {
-    element(id).addEventListener("change", apply);
+  /* pass@1 (percent) of `shown` as evaluator.summary.pass_rates computes it, step for step,
+   * so that the rows of one difficulty give that difficulty's figure in the tables above:
+   * each problem's unbiased pass@1 (formats.pass_at_k's products, k = 1), summed in file
+   * order, averaged over the problems with samples, to 10 decimals; null when none has any. */
+  function passAt1(shown) {
+    var total = 0, used = 0;
+    shown.forEach(function (r) {
+      var n = r.samples.length, c = r.passed, failure = 1.0;
+      if (!n) return;
+      used++;
+      if (n - c < 1) { total += 1.0; return; }
+      for (var i = n - c + 1; i <= n; i++) failure *= 1.0 - 1 / i;
+      total += 1.0 - failure;
+    });
+    return used ? Number((100 * total / used).toFixed(10)) : null;
+  }
+
+  /* A percentage as evaluator.summary.pct writes it: toFixed rounds the exact binary value
+   * half away from zero, as summary.fixed does. */
+  function pct(value) { return value === null ? "-" : value.toFixed(1) + "%"; }
+
+  /* Beside the whole run's pass@1 (in the page), the pass@1 and count of the rows the filters
+   * leave; nothing more when they leave every row. */
+  function showPass(shown) {
+    var line = element("filtered-pass");
+    line.textContent = "";
+    if (shown.length === rows.length) return;
+    var problems = document.createElement("span"), value = document.createElement("b");
+    problems.dataset.metric = "shown-problems";
+    problems.textContent = shown.length.toLocaleString("en-US");
+    value.dataset.metric = "shown-pass@1";
+    value.textContent = pct(passAt1(shown));
+    line.appendChild(document.createTextNode("the "));
+    line.appendChild(problems);
+    line.appendChild(document.createTextNode(" problem" + (shown.length === 1 ? "" : "s") +
+      " shown: pass@1 "));
+    line.appendChild(value);
+    line.appendChild(document.createTextNode(" \u00b7 whole run: "));
+  }
+
+  /* The rows the filters leave, in the table's order (every page), as CSV (RFC 4180: a field
+   * holding a comma, quote or line break is quoted, its quotes doubled; lines end CRLF),
+   * built here and saved as a file: nothing is sent anywhere. */
+  var csvColumns = [
+    ["problem", function (r) { return r.id; }],
+    ["title", function (r) { return r.title; }],
+    ["url", function (r) { return r.url; }],
+    ["difficulty", function (r) { return r.difficulty; }],
+    ["platform", function (r) { return r.platform; }],
+    ["language", function (r) { return r.language; }],
+    ["contest date", function (r) { return r.date; }],
+    ["samples", function (r) { return r.samples.length; }],
+    ["passed", function (r) { return r.passed; }],
+    ["pass@1 (%)", function (r) { return r.pass1 === null ? "" : (100 * r.pass1).toFixed(1); }],
+    ["verdicts", function (r) { return r.samples.map(function (s) { return V[s[0]]; }).join(" "); }],
+    ["slowest CPU (s)", function (r) { return r.cpu === null ? "" : r.cpu; }]
+  ];
+
+  function csvField(value) {
+    var text = String(value);
+    return /[",\r\n]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+  }
+
+  function csvText(shown) {
+    var lines = [csvColumns.map(function (c) { return csvField(c[0]); }).join(",")];
+    shown.forEach(function (r) {
+      lines.push(csvColumns.map(function (c) { return csvField(c[1](r)); }).join(","));
+    });
+    return lines.join("\r\n") + "\r\n";
+  }
+
+  var exportButton = element("export-csv");
+  exportButton.hidden = false;  // built by the script: hidden without it
+  exportButton.addEventListener("click", function () {
+    var blob = new Blob([csvText(table.visible)], { type: "text/csv;charset=utf-8" });
+    var link = document.createElement("a"), url = URL.createObjectURL(blob);
+    link.href = url;
+    link.download = "problems.csv";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
   });
+
+  ["filter-verdict", "filter-difficulty", "filter-platform", "filter-month"].concat(dateIds)
+    .forEach(function (id) { element(id).addEventListener("change", apply); });
   element("filter-id").addEventListener("input", apply);
 
   /* #problem=ID (the comparison page links here): that problem, opened. */
@@ -298,11 +395,12 @@
     table.reveal(id);
   }
   window.addEventListener("hashchange", follow);
+  stickyHeader(element("problems").parentElement);
   table.update();
   follow();
   /* Back or Forward to this page: the browser puts the filter controls back as they were
    * (or shows the page from its cache), after this script ran; the table follows them. */
   followControls(["filter-verdict", "filter-difficulty", "filter-platform", "filter-month",
-    "filter-id"], function () { apply(); follow(); });
+    "filter-id"].concat(dateIds), function () { apply(); follow(); });
   document.body.dataset.ready = String(Math.round(performance.now()));
 })();

@@ -288,3 +288,36 @@ function followControls(ids, restore) {
     control.addEventListener("input", function () { drawnFor = values(); });
   });
 }
+
+
+/* A problem table's box (.table-box) keeps its header row on screen as the page scrolls.
+ * Where the table fits the page's width the box stops being a scrolling box (class "fits")
+ * and the header sticks to the window's top (CSS); where it does not (a phone) the box
+ * scrolls sideways (class "overflows") and the header is moved down with the page here, as
+ * far as the table's end. Checked again whenever the table or the window changes size (rows
+ * drawn, a problem opened). Without the script the CSS alone keeps it: the table scrolls in
+ * a box as tall as the window on a phone, its header stuck to the box's top. */
+function stickyHeader(box) {
+  var table = box.querySelector("table"), head = table.tHead, waiting = false;
+  function pin() {
+    waiting = false;
+    var shift = 0;
+    if (!box.classList.contains("fits")) {
+      var top = table.getBoundingClientRect().top;
+      shift = Math.max(0, Math.min(-top, table.offsetHeight - head.offsetHeight));
+    }
+    head.style.transform = shift ? "translateY(" + shift + "px)" : "";
+  }
+  function check() {
+    var fits = table.offsetWidth <= box.offsetWidth;
+    box.classList.toggle("fits", fits);
+    box.classList.toggle("overflows", !fits);
+    pin();
+  }
+  check();
+  if (window.ResizeObserver) new ResizeObserver(check).observe(table);
+  window.addEventListener("resize", check);
+  window.addEventListener("scroll", function () {
+    if (!waiting) { waiting = true; window.requestAnimationFrame(pin); }
+  }, { passive: true });
+}
