@@ -314,8 +314,9 @@ function stickyHeader(box) {
     box.classList.toggle("overflows", !fits);
     pin();
   }
-  check();
-  if (window.ResizeObserver) new ResizeObserver(check).observe(table);
+  // first checked once the page is laid out (an observer reports a size when it starts):
+  // measuring here would lay the page out before its table is drawn
+  if (window.ResizeObserver) new ResizeObserver(check).observe(table); else check();
   window.addEventListener("resize", check);
   window.addEventListener("scroll", function () {
     if (!waiting) { waiting = true; window.requestAnimationFrame(pin); }
