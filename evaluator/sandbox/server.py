@@ -134,6 +134,7 @@ class _Child:
         "exited",
         "eof",
         "drained",
+        "queued",
     )
 
     def __init__(self, pid: int, status_r: int, ctrl_w: int | None, key: bytes, brief_fd: int):
@@ -145,6 +146,8 @@ class _Child:
         self.started = True  # a test is in progress (a batch child's starts at its go-ahead)
         self.exited = self.eof = False  # seen: its exit; the end of its report channel
         self.drained = False  # both: nothing more can arrive
+        # (start of the test in progress, its run-queue wait then): see _await_report
+        self.queued: tuple[float, float] = (-1.0, 0.0)
         self.forged: str | None = None  # why a report on its channel was refused
         # the statuses its reports may give: a program's harness's (None: a trusted child's)
         self.statuses: frozenset[str] | None = reports.PROGRAM_STATUSES
@@ -828,6 +831,9 @@ class Server:
         RLIMIT_DATA is only a backstop), else with the CPU check."""
         time_limit = limits["time_limit"]
         wall_limit = limits["wall_limit"] or wall_backstop(time_limit)
+        if child.queued[0] != start_wall:  # the run-queue wait before the test: not the test's
+            child.queued = (start_wall, _queued(child, partner))
+        queued = child.queued[1]
         memory_bytes = limits["memory_limit"] << 20
         cap = memory_bytes + _REPORT_ROOM  # a report holds a return value the child held
         program = partner if partner is not None else child
@@ -849,6 +855,9 @@ class Server:
             if child.drained:  # it has exited and nothing more can arrive
                 return last, None
             left = start_wall + wall_limit - time.monotonic()
+            if left <= 0:  # the backstop does not count the time the program waited for a CPU
+                # (a loaded machine): a starved program ends by its CPU time, as it would alone
+                left += min(_queued(child, partner) - queued, (_STARVED_CAP - 1) * wall_limit)
             if left <= 0:
                 self._kill(child, partner)
                 return last, "wall"
@@ -984,6 +993,9 @@ class Server:
 
 _INBOX = 256 << 10
 _EXEC_STATUSES = frozenset({"not_started"})
+# The wall-clock backstop leaves out a test's run-queue wait, up to this many backstops of
+# wall time in all (a program starved that long still ends)
+_STARVED_CAP = 10
 _REPORT_ROOM = 1 << 20  # a report's header, beyond its value (bounded by the memory limit)
 DONE = b""  # the frame that ends a job's results
 PROGRAM_NAME = "solution"  # the staged program file (its children's /proc/self/exe)
@@ -1082,6 +1094,22 @@ def _out_of_order(child: _Child, test: int, fields: dict[str, Any]) -> str | Non
 
 def _cpu(child: _Child, partner: _Child | None) -> float:
     return child.cpu() + (partner.cpu() if partner is not None else 0.0)
+
+
+def _queued(child: _Child, partner: _Child | None) -> float:
+    """Seconds the child (and ``partner``) waited on a run queue, runnable but not running:
+    the second field of ``/proc/<pid>/schedstat`` (the main thread's, in ns), kept by the
+    kernel; 0.0 where it cannot be read (the wall-clock backstop then counts all of it)."""
+    total = 0
+    for one in (child, partner):
+        if one is None:
+            continue
+        try:
+            with open(f"/proc/{one.pid}/schedstat", "rb") as fh:
+                total += int(fh.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / 1e9
 
 
 def main() -> None:
