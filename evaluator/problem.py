@@ -34,6 +34,9 @@ class Verdict(StrEnum):
     RE = "RE"  # runtime error: uncaught exception, non-zero exit, killed by a signal
     OLE = "OLE"  # output over the limit
     CE = "CE"  # compile error: a compiled program could not be built (within its limits)
+    # the answer held no code that extraction found (no fence, an empty program): nothing
+    # ran; a failure like WA for pass@k, told apart so that a lost program is seen
+    NO_CODE = "NO_CODE"
     ERROR = "ERROR"  # the problem, its tests or its judge are broken: not the program's fault
     # the program is in a language not graded here (a source's Rust or JavaScript problems):
     # nothing ran, no judgement; the message names the language

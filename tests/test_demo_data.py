@@ -24,7 +24,7 @@ EXPECTED: list[tuple[str, int, Verdict, str]] = [
     ("demo_lit_blocks", 0, Verdict.AC, "reads with `for line in sys.stdin`"),
     ("demo_lit_blocks", 1, Verdict.WA, "counts lit lamps instead of blocks"),
     ("demo_lit_blocks", 2, Verdict.AC, "`input()` and `str.split`"),
-    ("demo_lit_blocks", 3, Verdict.WA, "empty string: no code"),
+    ("demo_lit_blocks", 3, Verdict.NO_CODE, "empty string: no code"),
     ("demo_pair_sums", 0, Verdict.AC, "reads with `sys.stdin.buffer.read()`, Counter"),
     ("demo_pair_sums", 1, Verdict.WA, "counts ordered pairs (twice the answer)"),
     ("demo_pair_sums", 2, Verdict.RE, "prints the right answer, then IndexError"),
@@ -116,12 +116,13 @@ def test_samples_match_the_table(problems, samples):
         Verdict.TLE,
         Verdict.MLE,
         Verdict.RE,
+        Verdict.NO_CODE,
     }
 
 
 def test_readme_lists_the_same_verdicts():
     rows = re.findall(
-        r"^\|\s*`([^`]+)`\s*\|\s*(\d+)\s*\|\s*([A-Z]+)\s*\|",
+        r"^\|\s*`([^`]+)`\s*\|\s*(\d+)\s*\|\s*([A-Z_]+)\s*\|",
         (DATA_DIR / "README.md").read_text(encoding="utf-8"),
         flags=re.MULTILINE,
     )

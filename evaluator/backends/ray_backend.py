@@ -109,13 +109,26 @@ def _problem_from_wire(record: dict[str, Any]) -> Problem:
 
 
 _Wire = tuple[
-    str, str, str, list[tuple[str, float, float, int, str, str, str]], dict[str, Any] | None
+    str,
+    str,
+    str,
+    list[tuple[str, float, float, int, str, str, str, str | None]],
+    dict[str, Any] | None,
 ]
 
 
 def _result_to_wire(result: GradeResult) -> _Wire:
     tests = [
-        (str(t.verdict), t.cpu_time, t.wall_time, t.peak_memory_kb, t.message, t.stdout, t.stderr)
+        (
+            str(t.verdict),
+            t.cpu_time,
+            t.wall_time,
+            t.peak_memory_kb,
+            t.message,
+            t.stdout,
+            t.stderr,
+            t.limit,
+        )
         for t in result.tests
     ]
     limits = None if result.limits is None else asdict(result.limits)

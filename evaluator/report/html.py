@@ -40,7 +40,7 @@ from evaluator.report.tables import (
     pass_table,
     verdict_counts,
 )
-from evaluator.report.words import limits_text, option_rows, size_text
+from evaluator.report.words import limit_endings, limits_text, option_rows, size_text
 from evaluator.summary import k_warnings, pass_rates, pct
 
 __all__ = [
@@ -192,7 +192,30 @@ def _origin_rows(run: Run) -> list[tuple[str, str]]:
     ]
     rows += _grader_commit(provenance)
     rows += [(name, provenance.get(name)) for name in ("python", "platform")]
-    return [(name, str(value)) for name, value in rows if value]
+    return [(name, str(value)) for name, value in rows if value] + _toolchain_rows(
+        provenance.get("toolchains")
+    )
+
+
+def _toolchain_rows(toolchains: Any) -> list[tuple[str, str]]:
+    """Per language graded, its compiler's or interpreter's version and its build flags
+    (``cpp``: ``g++ (Debian 12.2.0-14) 12.2.0; flags: -std=c++17 -O2 (12 programs)``)."""
+    if not isinstance(toolchains, Mapping):
+        return []
+    rows = []
+    for name, entry in toolchains.items():
+        if not isinstance(entry, Mapping):
+            continue
+        text = str(entry.get("version") or "version not recorded")
+        flags = entry.get("flags")
+        if isinstance(flags, Mapping) and flags:
+            sets = [
+                (shown or "(none)") + (f" ({n} program{'s' * (n != 1)})" if len(flags) > 1 else "")
+                for shown, n in flags.items()
+            ]
+            text += "; flags: " + ", ".join(sets)
+        rows.append((f"{name} toolchain", text))
+    return rows
 
 
 def _limit_rows(run: Run) -> list[tuple[str, str]]:
@@ -308,6 +331,9 @@ def render_report(run: Run, ks: Sequence[int] | None = None) -> str:
             resamples=DEFAULT_RESAMPLES,
             k_warnings=k_warnings([len(p.samples) for p in run.problems], ks),
             verdicts=[(v, n, pct(100 * n / total)) for v, n in counts.items()],
+            tle_endings=limit_endings(
+                s.limit for p in run.problems for s in p.samples if s.verdict == "TLE"
+            ),
             verdict_plot=svg.bars(
                 list(counts.items()),
                 title="samples by verdict",

@@ -88,7 +88,8 @@ def report_data(run: Run) -> dict[str, Any]:
     failing tests, language, title ('' when none), page url ('' when none)]``; each sample ``[verdict index, passed (0/1), fraction of tests passed
     or null, tests, first failing test (1-based) or 0, message, stdout, stderr (string
     indices), CPU seconds of the slowest test or null, peak memory kB or null, program
-    index]``; each failing test ``[number, public (1/0/null), input, its length, expected
+    index, answer without code (NO_CODE: string index, else 0), its length, the limit that
+    ended its failing test (string index: cpu, wall, memory, output; 0: none)]``; each failing test ``[number, public (1/0/null), input, its length, expected
     output, its length]`` (texts as string indices). ``programs`` are ``[text, highlighted
     runs, full length]``, the runs' classes named by ``codeClasses``."""
     verdicts = verdict_order(s.verdict for p in run.problems for s in p.samples)
@@ -108,6 +109,9 @@ def report_data(run: Run) -> dict[str, Any]:
             None if s.cpu_time is None else round(s.cpu_time, 4),
             s.peak_memory_kb,
             programs(s.code, python),
+            strings(s.answer),
+            s.answer_chars,
+            strings(s.limit),
         ]
 
     def failing(t: FailingTest) -> list[Any]:

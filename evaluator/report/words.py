@@ -10,7 +10,9 @@ from typing import Any
 from evaluator.summary import fixed
 
 __all__ = [
+    "LIMIT_NAMES",
     "fixed",
+    "limit_endings",
     "limits_text",
     "option_name",
     "option_rows",
@@ -30,6 +32,24 @@ _NAMES = {
 }
 _UNITS = {"time_limit": " s CPU per test", "memory_limit": " MB"}
 _NONE = {"environment": "each problem's own, else its platform's"}
+
+
+# the limit that ended a test, as the sandbox records it (a test's "limit"), in words
+# (``LIMIT_NAMES`` in report.js)
+LIMIT_NAMES = {
+    "cpu": "CPU time limit",
+    "wall": "wall-clock backstop",
+    "memory": "memory limit",
+    "output": "output limit",
+}
+
+
+def limit_endings(limits: Iterable[str]) -> str:
+    """Which limits ended a verdict's samples, most first: ``6 by the wall-clock backstop, 2
+    by the CPU time limit``; '' when none is recorded."""
+    counts = Counter(limit for limit in limits if limit)
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(f"{n} by the {LIMIT_NAMES.get(limit, limit)}" for limit, n in ordered)
 
 
 def option_name(name: str) -> str:

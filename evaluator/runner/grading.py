@@ -126,7 +126,9 @@ def is_machinery_failure(exc: BaseException) -> bool:
 class TestResult:
     """One test's verdict, resources, and for a failure the first difference or the error.
     The first failing test of a program also keeps excerpts of what the program wrote:
-    ``stdout`` (its start) and ``stderr`` (its end, where a traceback ends)."""
+    ``stdout`` (its start) and ``stderr`` (its end, where a traceback ends). ``limit``: the
+    limit that ended the test, as the sandbox says (``cpu``: CPU time, ``wall``: the
+    wall-clock backstop, ``memory``, ``output``), None when none did."""
 
     __test__ = False  # not a pytest class
 
@@ -137,6 +139,7 @@ class TestResult:
     message: str = ""
     stdout: str = ""
     stderr: str = ""
+    limit: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -151,6 +154,8 @@ class TestResult:
             data["stdout"] = clean_message(self.stdout, _EXCERPT_CAP + 1)
         if self.stderr:
             data["stderr"] = clean_message(self.stderr, _EXCERPT_CAP + 1)
+        if self.limit:
+            data["limit"] = self.limit
         return data
 
 
@@ -390,7 +395,7 @@ class Grader:
     def submit(
         self, problem: Problem, code: str | None, language: Language | str | None = None
     ) -> Future[GradeResult]:
-        """Start grading; ``code`` None means the model gave no code (a WA, not a crash).
+        """Start grading; ``code`` None means the model gave no code (NO_CODE, a failure).
         ``language``: the program's :class:`~evaluator.languages.Language` as a run resolved
         it, or for a caller that has only its name, a name or code-fence tag of
         :mod:`evaluator.languages` (``"cpp"``, resolved here); None: Python."""
@@ -651,8 +656,8 @@ def _early_result(
         why = f"input_file/output_file are for stdin problems only, not {problem.harness}"
         return GradeResult(problem.id, Verdict.ERROR, message=why)
     if code is None or not code.strip():
-        tests = [TestResult(Verdict.WA, message="no code") for _ in problem.tests]
-        return GradeResult(problem.id, Verdict.WA, tests, message="no code in the answer")
+        tests = [TestResult(Verdict.NO_CODE, message="no code") for _ in problem.tests]
+        return GradeResult(problem.id, Verdict.NO_CODE, tests, message="no code in the answer")
     why = _not_text(code) if check_text else None
     if why is not None:  # what a plain run says of a source file that is not UTF-8
         message = clean_message(f"SyntaxError: the program is not UTF-8 text: {why}")
@@ -723,6 +728,7 @@ def _collect(problem: Problem, job: JobResult, verdicts: dict[int, Outcome]) -> 
             float(run.wall_time),
             int(run.peak_memory_kb),
             clean_message(message),
+            limit=None if run.limit is None else str(run.limit),
         )
         if test.verdict is not Verdict.AC and not excerpted:  # the first failure only
             test.stdout, test.stderr = excerpt(run.stdout), excerpt(run.stderr, tail=True)

@@ -76,6 +76,7 @@ def result_from_dict(data: Mapping[str, Any], problem_id: str) -> GradeResult:
             str(t.get("message", "")),
             str(t.get("stdout", "")),
             str(t.get("stderr", "")),
+            None if t.get("limit") is None else str(t["limit"]),
         )
         for t in data.get("tests", [])
     ]

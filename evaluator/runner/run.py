@@ -20,6 +20,8 @@ import dataclasses
 import os
 import platform
 import random
+import shlex
+import subprocess
 import sys
 import threading
 from collections import Counter
@@ -390,6 +392,37 @@ class GradingRun:
             **grader_source(),
             "python": f"{platform.python_implementation()} {platform.python_version()}",
             "platform": platform.platform(),
+            "toolchains": self._toolchains(),
+        }
+
+    def _toolchains(self) -> dict[str, dict[str, Any]]:
+        """Per language of the programs graded: its compiler's or interpreter's version and,
+        for a compiled one, the build flags its programs were built with (the options', else
+        each problem's own, else the language's defaults; the grader adds only its own
+        thread-stack unit and a precompiled header, which change no build's result), each
+        flag set with its number of programs."""
+        known = languages()
+        found: dict[str, dict[str, Any]] = {}
+        for item in self.items:
+            language = known.get(item.language)
+            if language is None or item.program is None:
+                continue
+            entry = found.get(language.name)
+            if entry is None:
+                try:
+                    toolchain = language.version()
+                except (OSError, subprocess.SubprocessError) as exc:
+                    toolchain = f"unknown ({exc})"
+                entry = found[language.name] = {"version": toolchain, "flags": Counter()}
+            if language.compiled:
+                try:
+                    flags = self.options.flags_for(language, item.problem)
+                except ValueError:  # that program's result is an ERROR saying why
+                    continue
+                entry["flags"][shlex.join(flags)] += 1
+        return {
+            name: {"version": e["version"], **({"flags": dict(e["flags"])} if e["flags"] else {})}
+            for name, e in sorted(found.items())
         }
 
 

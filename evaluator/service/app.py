@@ -322,8 +322,11 @@ async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
 def _eval_test_case(test: Any, outcome: TestResult) -> dict[str, Any]:
     """SandboxFusion's ``EvalTestCase`` from one of our test results."""
     finished = outcome.verdict not in (Verdict.TLE, Verdict.ERROR)
-    code = {Verdict.AC: 0, Verdict.WA: 0, Verdict.RE: 1}.get(outcome.verdict, -9)
-    status = "Success" if outcome.verdict in (Verdict.AC, Verdict.WA) else "Failed"
+    # an empty program (NO_CODE here) runs there, exits 0 and answers wrong
+    code = {Verdict.AC: 0, Verdict.WA: 0, Verdict.NO_CODE: 0, Verdict.RE: 1}.get(
+        outcome.verdict, -9
+    )
+    status = "Success" if outcome.verdict in (Verdict.AC, Verdict.WA, Verdict.NO_CODE) else "Failed"
     if outcome.verdict is Verdict.ERROR:
         status = "SandboxError"
     run = {

@@ -59,6 +59,7 @@ REASONING_FORMAT_PENALTY = 0.0
 _ROW_FIELDS = ("hash_id", "dataset", "source")  # what our nemo_gym format reads beside it
 _LCB_CODES = {
     Verdict.WA: (-2, "Wrong Answer"),
+    Verdict.NO_CODE: (-2, "Wrong Answer"),  # LiveCodeBench grades an empty program so
     Verdict.TLE: (-3, "Time Limit Exceeded"),
 }
 _RUNTIME_ERROR = (-4, "Runtime Error")

@@ -396,7 +396,7 @@ def judged_answer(
     how = "checker" if checker else "diff"
     if verdict is Verdict.AC:
         run = _stage("1\n", f"Output is correct ({how})\n", 0, **figures)
-    elif verdict is Verdict.WA:
+    elif verdict in (Verdict.WA, Verdict.NO_CODE):  # no code: a wrong answer, as Piston's
         code = _exit_code(message, 0) if "exited with status" in message else 0
         run = _stage("0\n", f"Output isn't correct ({how})\n{note}\n", code, **figures)
     elif verdict is Verdict.TLE:

@@ -160,6 +160,8 @@ def test_summary_says_where_the_run_comes_from(files, monkeypatch):
     import datetime
     import platform
 
+    from evaluator.languages import get_language
+
     tmp_path, problems, samples = files
     summary = tmp_path / "summary.json"
     args = ["grade", "--problems", str(problems), "--samples", str(samples), "--summary", str(summary), "-q", "--label", "model x"]  # fmt: skip
@@ -180,6 +182,7 @@ def test_summary_says_where_the_run_comes_from(files, monkeypatch):
         **grader_source(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": platform.platform(),
+        "toolchains": {"python": {"version": get_language("python").version()}},
     }  # fmt: skip
 
 

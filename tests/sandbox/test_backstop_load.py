@@ -26,12 +26,7 @@ from evaluator.sandbox.pool import worker_cpus
 LIMIT = 1.0  # CPU seconds per test: the backstop is 3 s of wall time
 # CPU-bound until it has used 0.8 s of CPU (under the limit): over 4 s of wall time at a
 # fifth of a core, past the backstop
-NEAR_LIMIT = (
-    "import time\n"
-    "while time.process_time() < 0.8:\n"
-    "    pass\n"
-    "print('done')\n"
-)
+NEAR_LIMIT = "import time\nwhile time.process_time() < 0.8:\n    pass\nprint('done')\n"
 SPIN = "while True:\n    pass\n"
 SLEEP = "import time\ntime.sleep(60)\n"
 HOGS = 4
@@ -43,8 +38,7 @@ def _busy_loops(cpu: int, count: int) -> Iterator[None]:
     code = f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nwhile True:\n    pass\n"
     # each in a session of its own: with autogroup scheduling a session shares a core as one
     loops = [
-        subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
-        for _ in range(count)
+        subprocess.Popen([sys.executable, "-c", code], start_new_session=True) for _ in range(count)
     ]
     try:
         yield

@@ -22,6 +22,15 @@
     };
   });
 
+  /* The limit that ended a test, in words (LIMIT_NAMES in words.py). */
+  var LIMIT_NAMES = { cpu: "CPU time limit", wall: "wall-clock backstop", memory: "memory limit",
+    output: "output limit" };
+  /* which limit ended a TLE: the CPU time limit or the wall-clock backstop ('' for other
+   * verdicts: an MLE's or OLE's limit goes without saying) */
+  function limitName(s) {
+    return V[s[0]] === "TLE" && S[s[13]] ? LIMIT_NAMES[S[s[13]]] || S[s[13]] : "";
+  }
+
   function megabytes(kb) { return kb === null ? "-" : (kb / 1024).toFixed(1) + " MB"; }
   function count(n, what) { return n.toLocaleString("en-US") + " " + what + (n === 1 ? "" : "s"); }
   function lines(text) { return text ? text.split("\n").length - (text.slice(-1) === "\n" ? 1 : 0) : 0; }
@@ -71,6 +80,28 @@
     head.textContent = summary;
     box.appendChild(head);
     return box;
+  }
+
+  /* A NO_CODE sample: no program was found in its answer; the answer as given (its start),
+   * so a reader sees what extraction lost. Text only (textContent): never markup. */
+  function answerBox(s) {
+    var part = document.createElement("div"), note = document.createElement("p");
+    part.className = "no-code";
+    note.className = "program-none";
+    note.textContent = "no code extracted: no program was found in the answer" +
+      (s[12] ? " (" + count(s[12], "character") + ")" : " (empty)");
+    part.appendChild(note);
+    if (!s[12]) return part;
+    var text = S[s[11]], shown = text.length < s[12]
+      ? ", the first " + count(text.length, "character") + " shown" : "";
+    var box = folded("raw answer: " + count(lines(text), "line") + ", " +
+      count(s[12], "character") + shown, "answer");
+    var block = document.createElement("pre");
+    block.className = "raw-answer";
+    block.textContent = text;
+    box.appendChild(block);
+    part.appendChild(box);
+    return part;
   }
 
   function programBox(index) {
@@ -198,7 +229,7 @@
       td.className = "c-verdicts";
       r.samples.forEach(function (s, i) {
         td.appendChild(chip(V[s[0]], "sample " + (i + 1) + ": " + V[s[0]] +
-          (S[s[5]] ? " \u2014 " + S[s[5]] : "")));
+          (limitName(s) ? " (" + limitName(s) + ")" : "") + (S[s[5]] ? " \u2014 " + S[s[5]] : "")));
       });
     } },
     { sort: function (r) { return r.cpu; },
@@ -232,7 +263,14 @@
       var tr = body.insertRow(), test = r.tests[s[4]];
       tr.className = "sample";
       textCell(tr.insertCell(), String(i + 1), "num");
-      tr.insertCell().appendChild(chip(V[s[0]]));
+      var verdict = tr.insertCell();
+      verdict.appendChild(chip(V[s[0]], limitName(s) ? "ended by the " + limitName(s) : ""));
+      if (limitName(s)) {  // which limit ended it: a CPU-time TLE or the wall-clock backstop
+        var ended = document.createElement("div");
+        ended.className = "ended-by muted";
+        ended.textContent = limitName(s);
+        verdict.appendChild(ended);
+      }
       textCell(tr.insertCell(), s[2] === null ? "-" :
         Math.round(s[2] * s[3]) + "/" + s[3] + " (" + percent(s[2]) + ")", "num");
       textCell(tr.insertCell(), s[4] < 0 ? "not numbered" : s[4] ? "#" + s[4] +
@@ -245,7 +283,7 @@
       var more = body.insertRow(), cell = more.insertCell();
       more.className = "sample-more";
       cell.colSpan = headings.length;
-      cell.appendChild(programBox(s[10]));
+      cell.appendChild(V[s[0]] === "NO_CODE" ? answerBox(s) : programBox(s[10]));
       if (test) cell.appendChild(testBox(test, S[s[6]]));
     });
     scroll.appendChild(table);
