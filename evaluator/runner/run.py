@@ -401,10 +401,9 @@ class GradingRun:
         each problem's own, else the language's defaults; the grader adds only its own
         thread-stack unit and a precompiled header, which change no build's result), each
         flag set with its number of programs."""
-        known = languages()
         found: dict[str, dict[str, Any]] = {}
         for item in self.items:
-            language = known.get(item.language)
+            language = item.language
             if language is None or item.program is None:
                 continue
             entry = found.get(language.name)
