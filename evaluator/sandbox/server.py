@@ -831,7 +831,10 @@ class Server:
         RLIMIT_DATA is only a backstop), else with the CPU check."""
         time_limit = limits["time_limit"]
         wall_limit = limits["wall_limit"] or wall_backstop(time_limit)
-        if child.queued[0] != start_wall:  # the run-queue wait before the test: not the test's
+        # the default backstop leaves out the time the program waited for a CPU; a wall limit
+        # the caller gave (SandboxFusion's run_timeout, a reward's tight one) is wall time
+        starved = _STARVED_CAP - 1 if limits["wall_limit"] is None else 0
+        if starved and child.queued[0] != start_wall:  # the wait before the test: not the test's
             child.queued = (start_wall, _queued(child, partner))
         queued = child.queued[1]
         memory_bytes = limits["memory_limit"] << 20
@@ -855,9 +858,9 @@ class Server:
             if child.drained:  # it has exited and nothing more can arrive
                 return last, None
             left = start_wall + wall_limit - time.monotonic()
-            if left <= 0:  # the backstop does not count the time the program waited for a CPU
+            if left <= 0 and starved:  # past the backstop, less the time it waited for a CPU
                 # (a loaded machine): a starved program ends by its CPU time, as it would alone
-                left += min(_queued(child, partner) - queued, (_STARVED_CAP - 1) * wall_limit)
+                left += min(_queued(child, partner) - queued, starved * wall_limit)
             if left <= 0:
                 self._kill(child, partner)
                 return last, "wall"

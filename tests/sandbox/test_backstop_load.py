@@ -83,3 +83,12 @@ def test_a_sleeping_program_still_ends_by_the_backstop(loaded_pool):
     run = _run(loaded_pool, SLEEP)
     assert run.limit is LimitHit.WALL, (run.limit, run.wall_time, run.cpu_time)
     assert 3.0 <= run.wall_time < 10.0 and run.cpu_time < LIMIT
+
+
+def test_a_wall_limit_the_caller_gives_stays_wall_time(loaded_pool):
+    """SandboxFusion's ``run_timeout`` (or a reward's tight wall limit) is wall time: load
+    counts against it."""
+    limits = Limits(time_limit=LIMIT, wall_limit=3.0)
+    run = loaded_pool.run(Job(NEAR_LIMIT, [""], limits=limits)).runs[0]
+    assert run.limit is LimitHit.WALL, (run.limit, run.wall_time, run.cpu_time)
+    assert run.wall_time < 5.0 and run.cpu_time < 0.8
