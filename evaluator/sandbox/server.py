@@ -831,8 +831,8 @@ class Server:
         RLIMIT_DATA is only a backstop), else with the CPU check."""
         time_limit = limits["time_limit"]
         wall_limit = limits["wall_limit"] or wall_backstop(time_limit)
+        # the default backstop leaves out the time the program waited for a CPU; a wall limit
         # the caller gave (a service's run timeout, a reward's tight one) is wall time
-        # the caller gave (SandboxFusion's run_timeout, a reward's tight one) is wall time
         starved = _STARVED_CAP - 1 if limits["wall_limit"] is None else 0
         if starved and child.queued[0] != start_wall:  # the wait before the test: not the test's
             child.queued = (start_wall, _queued(child, partner))
