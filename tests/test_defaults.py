@@ -5,11 +5,17 @@ package's source: a literal written a second time fails it, naming the file and 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-EVALUATOR = Path(__file__).resolve().parent.parent / "evaluator"
+from evaluator.report.stats_defaults import DEFAULT_RESAMPLES
+from evaluator.service.server_defaults import DEFAULT_HOST, DEFAULT_MAX_WAITING
+
+ROOT = Path(__file__).resolve().parent.parent
+EVALUATOR = ROOT / "evaluator"
 
 # Where the same number means something else, and what.
 OTHER_MEANINGS = {
@@ -17,17 +23,22 @@ OTHER_MEANINGS = {
     ("evaluator/sandbox/inside/state.py", 1024): "bytes of /proc/self/stat read",
     ("evaluator/reward/openrlhf.py", 1024): "characters of a prompt's tail searched",
 }
-# Options that repeat a library default because taking it would import a heavy library at
-# every command's start (numpy for report/stats.py, starlette for the service); each names
-# its home. (The grading, dataset and generation options take theirs.)
-REPEATED_FOR_IMPORT_COST = {
-    ("evaluator/cli/report.py", "resamples"): "report/stats.py DEFAULT_RESAMPLES",
-    ("evaluator/cli/report.py", "level"): "report/stats.py DEFAULT_LEVEL",
-    ("evaluator/cli/report.py", "seed"): "report/stats.py bootstrap_interval(seed=0)",
-    ("evaluator/cli/serve.py", "drain_seconds"): "service/uvicorn_server.py DRAIN_SECONDS",
-    ("evaluator/cli/serve.py", "host"): "service/uvicorn_server.py serve(host=...)",
-    ("evaluator/cli/serve.py", "port"): "service/uvicorn_server.py serve(port=...)",
+# The homes of the defaults the commands take at their start: plain constants in modules that
+# import nothing, so that taking them imports neither NumPy (the report's statistics) nor
+# Starlette and uvicorn (the service). Each home's users write none of them again.
+LIGHT_HOMES = {
+    "evaluator/report/stats_defaults.py": [
+        "evaluator/report/stats.py",
+        "evaluator/report/compare.py",
+        "evaluator/cli/report.py",
+    ],
+    "evaluator/service/server_defaults.py": [
+        "evaluator/service/app.py",
+        "evaluator/service/uvicorn_server.py",
+        "evaluator/cli/serve.py",
+    ],
 }
+HEAVY = ("numpy", "starlette", "uvicorn")
 
 
 def _modules() -> list[tuple[str, ast.Module]]:
@@ -141,8 +152,16 @@ def _option_literals(where: str) -> dict[str, tuple[object, int]]:
 # Each command module and the library modules whose defaults its options are.
 COUNTERPARTS = {
     "evaluator/cli/generate.py": ["evaluator/generate.py"],
-    "evaluator/cli/report.py": ["evaluator/report/stats.py", "evaluator/report/compare.py"],
-    "evaluator/cli/serve.py": ["evaluator/service/app.py", "evaluator/service/uvicorn_server.py"],
+    "evaluator/cli/report.py": [
+        "evaluator/report/stats_defaults.py",
+        "evaluator/report/stats.py",
+        "evaluator/report/compare.py",
+    ],
+    "evaluator/cli/serve.py": [
+        "evaluator/service/server_defaults.py",
+        "evaluator/service/app.py",
+        "evaluator/service/uvicorn_server.py",
+    ],
     "evaluator/cli/options.py": ["evaluator/default_limits.py", "evaluator/runner/grading.py"],
     "evaluator/cli/dataset.py": ["evaluator/datasets/check.py", "evaluator/datasets/convert.py"],
 }
@@ -156,15 +175,52 @@ def test_no_option_writes_its_library_default_again(command):
     repeated = [
         f"{command}:{line} --{name} writes {value!r} again"
         for name, (value, line) in _option_literals(command).items()
-        if name in library
-        and library[name] == value
-        and type(library[name]) is type(value)
-        and (command, name) not in REPEATED_FOR_IMPORT_COST
+        if name in library and library[name] == value and type(library[name]) is type(value)
     ]
     assert repeated == []
 
 
-def test_the_known_repetitions_are_still_there():
-    """The list above does not outlive what it excuses."""
-    for command, name in REPEATED_FOR_IMPORT_COST:
-        assert name in _option_literals(command), (command, name)
+@pytest.mark.parametrize("home", sorted(LIGHT_HOMES))
+def test_the_light_homes_defaults_are_written_nowhere_else(home):
+    """No parameter, field or option of the home's users writes a literal default under one of
+    the home's names; no option of its command writes one of its values (``--max-queue`` is
+    ``max_waiting``'s)."""
+    defaults = _library_defaults(home)
+    assert defaults, home
+    found = []
+    for where in LIGHT_HOMES[home]:
+        if where.startswith("evaluator/cli/"):
+            for name, (value, line) in _option_literals(where).items():
+                same = [k for k, v in defaults.items() if v == value and type(v) is type(value)]
+                if name in defaults or same:
+                    found.append(f"{where}:{line} --{name} writes {value!r}")
+        else:
+            written = {k: v for k, v in _library_defaults(where).items() if v is not None}
+            found += [
+                f"{where}: {name} = {written[name]!r}" for name in defaults if name in written
+            ]
+    assert found == []
+
+
+def test_the_commands_start_without_numpy_or_starlette():
+    """``mcevaluate --help``, ``compare --help`` and ``serve --help`` show the defaults from
+    their homes without importing NumPy, Starlette or uvicorn."""
+    code = (
+        "import sys\n"
+        "from evaluator.cli import main\n"
+        "for args in (['--help'], ['compare', '--help'], ['serve', '--help']):\n"
+        "    main(args, standalone_mode=False)\n"
+        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.splitlines()[-1] == "[]", out.stdout
+    assert f"[default: {DEFAULT_RESAMPLES};" in out.stdout
+    assert f"[default: {DEFAULT_HOST}]" in out.stdout
+    # the packages' exports still reach the heavy modules when asked
+    from evaluator.report import load_run
+    from evaluator.service import Settings
+
+    assert load_run.__module__ == "evaluator.report.runs"
+    assert Settings().max_waiting == DEFAULT_MAX_WAITING

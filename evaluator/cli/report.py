@@ -13,6 +13,7 @@ from evaluator.cli.options import parse_ks
 from evaluator.cli.paths import writable
 from evaluator.cli.terminal_tables import print_comparison
 from evaluator.formats import InputError
+from evaluator.report.stats_defaults import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED
 from evaluator.runner.journal import write_atomic
 from evaluator.runner.outputs import json_text
 
@@ -163,18 +164,20 @@ def report(
 @click.option(
     "--resamples",
     type=click.IntRange(min=100),
-    default=10_000,
+    default=DEFAULT_RESAMPLES,
     show_default=True,
     help="Bootstrap resamples of the problems (and random sign patterns of the paired test).",
 )
 @click.option(
     "--level",
     type=click.FloatRange(min=0.5, max=0.999),
-    default=0.95,
+    default=DEFAULT_LEVEL,
     show_default=True,
     help="Confidence level of the interval.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling.")
+@click.option(
+    "--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the resampling."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare(
     a: str,

@@ -5,13 +5,21 @@ from __future__ import annotations
 import click
 
 from evaluator.sandbox import DEFAULT_PROFILE
+from evaluator.service.server_defaults import (
+    DEFAULT_HOST,
+    DEFAULT_MAX_BODY,
+    DEFAULT_MAX_WAITING,
+    DEFAULT_PORT,
+    DEFAULT_PROGRAMS,
+    DRAIN_SECONDS,
+)
 
 __all__ = ["serve"]
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to bind.")
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True)
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
@@ -23,8 +31,9 @@ __all__ = ["serve"]
     type=click.IntRange(min=1),
     default=None,
     help="/run_code programs run at once, sharing the cores, each held to its run_timeout of "
-    "wall time as SandboxFusion holds it (default: 64, verl's default concurrency, or four "
-    "per worker if more); their servers start when needed and retire when idle.",
+    f"wall time as SandboxFusion holds it (default: {DEFAULT_PROGRAMS}, verl's default "
+    "concurrency, or four per worker if more); their servers start when needed and retire "
+    "when idle.",
 )
 @click.option(
     "--token",
@@ -37,12 +46,13 @@ __all__ = ["serve"]
     "--max-body",
     type=click.IntRange(min=1),
     default=None,
-    help="Largest request body in MB (default 64); a larger one is answered 413.",
+    help=f"Largest request body in MB (default {DEFAULT_MAX_BODY >> 20}); a larger one is "
+    "answered 413.",
 )
 @click.option(
     "--max-queue",
     type=click.IntRange(min=0),
-    default=512,
+    default=DEFAULT_MAX_WAITING,
     show_default=True,
     help="Requests waiting for a turn before more are answered 503 (504 at /run_code and "
     "/submit, which SandboxFusion's clients retry).",
@@ -59,7 +69,7 @@ __all__ = ["serve"]
 @click.option(
     "--drain-seconds",
     type=click.FloatRange(min=0),
-    default=10.0,
+    default=DRAIN_SECONDS,
     show_default=True,
     help="On SIGTERM or SIGINT, how long the requests in flight may go on; past it they are "
     "cut. The process then exits 0.",
@@ -88,7 +98,7 @@ def serve(
     verl: reward.sandbox_fusion.url=http://127.0.0.1:8080/run_code
     """
     try:
-        from evaluator.service import DEFAULT_MAX_BODY, Settings
+        from evaluator.service import Settings
         from evaluator.service import serve as run_server
     except ImportError as exc:
         raise click.ClickException(

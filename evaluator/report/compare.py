@@ -20,6 +20,7 @@ from evaluator.report.runs import ProblemRun, Run
 from evaluator.report.stats import (
     DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
     bootstrap_intervals,
     mcnemar_exact,
     sign_flip_test,
@@ -131,7 +132,7 @@ def compare_runs(
     common: bool = False,
     any_options: bool = False,
     resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     level: float = DEFAULT_LEVEL,
 ) -> Comparison:
     """Compare run ``b`` against run ``a`` on their problems (see the module docstring)."""

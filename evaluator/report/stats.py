@@ -5,7 +5,7 @@ pass. Problems, not samples, are the unit resampled: samples of one problem are 
 independent draws from the benchmark.
 
 * :func:`bootstrap_interval`: the percentile interval of a mean over ``resamples``
-  resamplings of the problems with replacement (default 10,000 resamples, 95%, seed 0;
+  resamplings of the problems with replacement (defaults in :mod:`.stats_defaults`;
   NumPy's ``default_rng``; quantiles by linear interpolation, NumPy's default): a run's
   pass@1 in the report.
 * :func:`paired_bootstrap`: the same interval of the mean difference ``B - A``.
@@ -24,9 +24,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from evaluator.report.stats_defaults import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED
+
 __all__ = [
     "DEFAULT_LEVEL",
     "DEFAULT_RESAMPLES",
+    "DEFAULT_SEED",
     "bootstrap_interval",
     "bootstrap_intervals",
     "bootstrap_means",
@@ -36,8 +39,6 @@ __all__ = [
     "sign_flip_test",
 ]
 
-DEFAULT_RESAMPLES = 10_000
-DEFAULT_LEVEL = 0.95
 _EXACT_UP_TO = 16  # nonzero differences for which every sign pattern is enumerated
 _CHUNK = 1 << 20  # index entries drawn at a time (bounded memory for any run size)
 _TOLERANCE = 1e-9  # differences are fractions of samples: equal statistics stay equal
@@ -60,7 +61,7 @@ def bootstrap_interval(
     values: Sequence[float] | np.ndarray,
     *,
     resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     level: float = DEFAULT_LEVEL,
 ) -> tuple[float, float]:
     """The bootstrap percentile interval of ``mean(values)``, one value per problem."""
@@ -71,7 +72,7 @@ def bootstrap_intervals(
     columns: Sequence[Sequence[float] | np.ndarray],
     *,
     resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     level: float = DEFAULT_LEVEL,
 ) -> list[tuple[float, float]]:
     """:func:`bootstrap_interval` of each column (one value per problem in each, the same
@@ -97,7 +98,7 @@ def paired_bootstrap(
     b: Sequence[float],
     *,
     resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     level: float = DEFAULT_LEVEL,
 ) -> tuple[float, float]:
     """The paired bootstrap percentile interval of ``mean(b) - mean(a)``; ``a[i]`` and
@@ -106,7 +107,11 @@ def paired_bootstrap(
 
 
 def sign_flip_test(
-    a: Sequence[float], b: Sequence[float], *, resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+    a: Sequence[float],
+    b: Sequence[float],
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
 ) -> float:
     """The two-sided p-value of the paired sign-flip permutation test of ``b`` against ``a``
     (statistic: the sum of the differences)."""

@@ -11,12 +11,21 @@ Endpoints (details in README's "Use it as a service"):
 * ``GET /health`` and SandboxFusion's ``GET /v1/ping``.
 
 Needs the optional extra ``serve`` (uvicorn and Starlette); importing :mod:`evaluator` does
-not import it.
+not import it. Imported lazily: each name is imported from its module on first use, so that the
+command line takes :mod:`.server_defaults` at its start without importing either.
 """
 
 from __future__ import annotations
 
-from evaluator.service.app import DEFAULT_MAX_BODY, Settings, create_app
-from evaluator.service.uvicorn_server import is_loopback, serve
+from evaluator.lazy import lazy_exports
 
-__all__ = ["DEFAULT_MAX_BODY", "Settings", "create_app", "is_loopback", "serve"]
+__all__, __getattr__ = lazy_exports(
+    __name__,
+    {
+        "DEFAULT_MAX_BODY": ".server_defaults",
+        "Settings": ".app",
+        "create_app": ".app",
+        "is_loopback": ".uvicorn_server",
+        "serve": ".uvicorn_server",
+    },
+)

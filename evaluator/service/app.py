@@ -44,15 +44,12 @@ from .cancel import Gone, graded, unless_gone
 from .errors import BadRequest, Busy
 from .fusion_requests import Unprocessable
 from .gate import Gate
+from .server_defaults import DEFAULT_MAX_BODY, DEFAULT_MAX_WAITING, DEFAULT_PROGRAMS
 
 __all__ = ["DEFAULT_MAX_BODY", "Service", "Settings", "create_app"]
 
 log = logging.getLogger("mcevaluate.serve")
 
-DEFAULT_MAX_BODY = 64 << 20  # bytes: a large RL batch fits; a runaway client does not
-DEFAULT_PROGRAMS = 64
-"""``/run_code`` programs run at once (at least four per worker): verl's default
-``reward.sandbox_fusion.max_concurrent``, so that its requests never wait for a turn."""
 _RETRIED_AS_504 = frozenset({"/run_code", "/submit"})  # SandboxFusion's: see _endpoint
 SUBMIT_TIMEOUT = 20.0  # seconds per test: SandboxFusion's default for interpreted languages
 
@@ -69,7 +66,7 @@ class Settings:
     token: str | None = None
     max_body: int = DEFAULT_MAX_BODY
     max_running: int | None = None
-    max_waiting: int = 512
+    max_waiting: int = DEFAULT_MAX_WAITING
     memory_limit: int = DEFAULT_MEMORY_LIMIT  # MB, for a /run_code that gives none
     profile: str = DEFAULT_PROFILE
     # take checkers that run outside the sandbox (program, codeforces) from clients

@@ -1,9 +1,9 @@
 """Running the application under uvicorn: the bind rule, logging, and a bounded stop.
 
 SIGTERM and SIGINT stop accepting connections and let the requests in flight finish for at
-most ``drain_seconds`` (:data:`DRAIN_SECONDS`); those still running then are cut (their
-connections closed, their tasks cancelled), and the sandbox pool closes (the application's
-lifespan). :func:`serve` then returns: the process exits 0, where uvicorn alone would raise
+most ``drain_seconds`` (:data:`.server_defaults.DRAIN_SECONDS`); those still running then are
+cut (their connections closed, their tasks cancelled), and the sandbox pool closes (the
+application's lifespan). :func:`serve` then returns: the process exits 0, where uvicorn alone would raise
 the signal again and end by it (143), even when it stopped idle."""
 
 from __future__ import annotations
@@ -19,14 +19,9 @@ from types import FrameType
 from typing import Any
 
 from evaluator.service.app import Settings, create_app
+from evaluator.service.server_defaults import DEFAULT_HOST, DEFAULT_PORT, DRAIN_SECONDS
 
 __all__ = ["DRAIN_SECONDS", "is_loopback", "serve"]
-
-DRAIN_SECONDS = 10.0
-"""How long a stop waits for the requests in flight (``serve --drain-seconds``): past it they
-are cut. Longer than a verl ``/run_code`` takes at SandboxFusion's default limits (10 s to
-compile, 10 s to run is the rare worst case), shorter than the 30 s that container
-supervisors commonly allow between SIGTERM and SIGKILL."""
 
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -86,8 +81,8 @@ def is_loopback(host: str) -> bool:
 def serve(
     settings: Settings,
     *,
-    host: str = "127.0.0.1",
-    port: int = 8080,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
     drain_seconds: float = DRAIN_SECONDS,
     log_level: str = "info",
 ) -> None:
