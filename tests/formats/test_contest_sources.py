@@ -33,10 +33,10 @@ from evaluator.judges.cf_checker import (
     verdict,
 )
 from evaluator.judges.checker import CHECKER_TYPES, build_checker
-from evaluator.sandbox.launcher import START_FAILED_MARK
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner.grading import GradeOptions, Grader
 from evaluator.sandbox import Limits
+from evaluator.sandbox.launcher import START_FAILED_MARK
 
 SOURCES = Path(os.environ["MICROCODER_TEST_DATA"]) / "sources"
 CC_FILE = SOURCES / "codecontests" / "problems.jsonl"
