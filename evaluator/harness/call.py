@@ -13,7 +13,7 @@ from evaluator.problem import Problem
 from evaluator.sandbox import Isolation, Job, Limits, Mode
 
 from .conventions import LEETCODE_CALL
-from .job import tests_job
+from .tests_job import tests_job
 
 
 def build_job(

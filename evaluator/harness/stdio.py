@@ -14,7 +14,7 @@ from evaluator.languages import Build, Language
 from evaluator.problem import Problem, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
 
-from .job import tests_job
+from .tests_job import tests_job
 from .outcome import failure
 
 

@@ -107,7 +107,7 @@ def test_cpp_is_graded_on_stdin_problems_only(grader):
 
 
 def test_no_code_and_odd_text(grader):
-    assert grader.grade(REVERSE, "   ", "cpp").verdict is Verdict.WA
+    assert grader.grade(REVERSE, "   ", "cpp").verdict is Verdict.NO_CODE
     undecodable = REVERSE_CPP + "// a comment with bytes that are not UTF-8: \udcff\udcfe\n"
     assert grader.grade(REVERSE, undecodable, "cpp").verdict is Verdict.AC
     result = grader.grade(REVERSE, REVERSE_CPP + "// \ud800\n", "cpp")

@@ -73,7 +73,7 @@ def test_rows_and_summary_record_the_limits_the_sandbox_enforced(tmp_path, pool)
     assert (spin["time_limit"], spin["memory_limit"]) == (0.5, 300)
     assert spin["wall_limit"] == 2 * 0.5 + 1.0  # the backstop in force
     # nothing ran: nothing was enforced, and the row says so rather than guessing
-    assert rows["none"]["details"][0]["verdict"] == "WA"
+    assert rows["none"]["details"][0]["verdict"] == "NO_CODE"
     assert (rows["none"]["time_limit"], rows["none"]["memory_limit"]) == (None, None)
     assert finished.summary["limits"] == [
         {"time_limit": 0.5, "memory_limit": 300, "problems": 2},
