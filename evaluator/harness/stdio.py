@@ -14,8 +14,8 @@ from evaluator.languages import Build, Language
 from evaluator.problem import Problem, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
 
-from .tests_job import tests_job
 from .outcome import failure
+from .tests_job import tests_job
 
 
 def build_job(

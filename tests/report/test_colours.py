@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 CSS = Path(__file__).resolve().parents[2] / "evaluator" / "report" / "templates" / "page.css"
-VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "OLE", "CE", "NO_CODE", "ERROR", "UNSUPPORTED")  # a sample's
+# every verdict a sample can have, each with its own chip colour
+VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "OLE", "CE", "NO_CODE", "ERROR", "UNSUPPORTED")
 MIN_DISTANCE = 25.0  # CIE76 units: clearly different at a glance (2.3 is just noticeable)
 MIN_CONTRAST = 4.5  # WCAG AA for the chips' small text
 
