@@ -178,7 +178,11 @@ def interpreter_paths() -> tuple[str, ...]:
     installation, shared libraries), never this project's packages or data."""
     from .profile import readable_paths
 
-    return tuple(readable_paths())
+    # A virtual environment's interpreter reads its pyvenv.cfg at start (site refuses to
+    # start without it); the file holds paths only
+    venv = os.path.join(sys.prefix, "pyvenv.cfg")
+    extra = (venv,) if sys.prefix != sys.base_prefix and os.path.exists(venv) else ()
+    return (*readable_paths(), *extra)
 
 
 @functools.cache
