@@ -150,8 +150,8 @@ def failing_tests(problem: Problem, results: list[GradeResult]) -> list[dict[str
 def _first_failure(result: GradeResult) -> int | None:
     """The index of the first test ``result`` did not pass (skipped ones are not run; a
     compile error or an answer without code ran none: no test failed)."""
-    ran_and_passed = (Verdict.AC, Verdict.SKIPPED, Verdict.CE, Verdict.NO_CODE)
-    return next((i for i, t in enumerate(result.tests) if t.verdict not in ran_and_passed), None)
+    no_failure = (Verdict.AC, Verdict.SKIPPED, Verdict.CE, Verdict.NO_CODE)
+    return next((i for i, t in enumerate(result.tests) if t.verdict not in no_failure), None)
 
 
 def result_rows(
