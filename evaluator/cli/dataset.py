@@ -23,6 +23,7 @@ from typing import Any
 
 import click
 
+from evaluator.cli.options import shipped_with
 from evaluator.datasets.check import (
     DEFAULT_FLOOR,
     DEFAULT_MULTIPLIER,
@@ -271,6 +272,7 @@ def check(
             multiplier=multiplier,
             drop_weak=drop_weak,
             progress=sys.stderr.isatty(),
+            checker_dir=shipped_with(problems),
         )
     removed = [c for c in checks if c.removed]
     reasons = Counter(c.reasons[0].split(" (")[0].split(":")[0] for c in removed)
@@ -336,6 +338,7 @@ def strength_command(problems, correct, wrong, report, time_limit, workers, prob
             _samples(wrong),
             time_limit=time_limit,
             progress=sys.stderr.isatty(),
+            checker_dir=shipped_with(problems),
         )
     if report:
         with open(report, "w") as fh:

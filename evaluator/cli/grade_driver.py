@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from evaluator import lcb_releases as lcb_data
-from evaluator.cli.options import compile_flags, parse_ks
+from evaluator.cli.options import compile_flags, parse_ks, shipped_with
 from evaluator.cli.terminal_tables import print_table
 from evaluator.formats import BadProblem
 from evaluator.languages.base import parse_flags
@@ -102,6 +102,7 @@ def run(
         early_exit=options["early_exit"],
         environment=options["environment"],
         compile_flags=flags or None,
+        checker_dir=options["checker_dir"] or shipped_with(*problem_files),
     )
     try:
         grading = GradingRun(

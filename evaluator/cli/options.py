@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable
 from typing import Any
@@ -14,7 +15,7 @@ from evaluator.languages import languages
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 from evaluator.sandbox import DEFAULT_PROFILE, Isolation, available_profiles
 
-__all__ = ["compile_flags", "grading_options", "parse_ks"]
+__all__ = ["compile_flags", "grading_options", "parse_ks", "shipped_with"]
 
 
 def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -126,6 +127,14 @@ def grading_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "python.",
         ),
         *_compile_flag_options(),
+        click.option(
+            "--checker-dir",
+            type=click.Path(file_okay=False),
+            default=None,
+            help='The directory a problem\'s program checker ({"type": "program", "path": '
+            "P}) must lie in; P is read relative to it. A row names the program it wants run, so "
+            "no other is: '/' trusts every path. [default: the problems file's directory]",
+        ),
         click.option(
             "--profile",
             default=DEFAULT_PROFILE,
@@ -252,3 +261,14 @@ TESTS_DIR = click.option(
     help="Tests the source ships apart from its problems (open-r1/codeforces' generated "
     "tests: the folder of test_cases_*.parquet files).",
 )
+
+
+def shipped_with(*problem_files: str) -> str | None:
+    """The directory the problems in ``problem_files`` ship their files in (a program
+    checker's): the one directory that holds them all (or the one given); None if they lie
+    in several."""
+    folders = {
+        os.path.abspath(path if os.path.isdir(path) else os.path.dirname(path) or ".")
+        for path in problem_files
+    }
+    return folders.pop() if len(folders) == 1 else None

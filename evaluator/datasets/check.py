@@ -160,9 +160,11 @@ def check_entries(
     multiplier: float = DEFAULT_MULTIPLIER,
     drop_weak: bool = False,
     progress: bool = False,
+    checker_dir: str | None = None,
 ) -> list[ProblemCheck]:
     """Check every entry (see the module docstring); results in input order. ``progress``
-    shows a bar on stderr for the reference runs and then the known-wrong ones."""
+    shows a bar on stderr for the reference runs and then the known-wrong ones;
+    ``checker_dir``: where program checkers lie (:attr:`GradeOptions.checker_dir`)."""
     checks = [ProblemCheck(entry.id) for entry in entries]
     ref_items: list[tuple[int, Problem, str, str]] = []  # (check, problem, program, language)
     wrong_items: list[tuple[int, Problem, str, str]] = []
@@ -196,8 +198,10 @@ def check_entries(
         check.wrong = len(wrongs)
         wrong_items += [(index, problem, *program) for program in wrongs]
 
-    ref_options = GradeOptions(time_limit=time_limit, isolation=Isolation.TEST)
-    wrong_options = GradeOptions(time_limit=time_limit, early_exit=True)
+    ref_options = GradeOptions(
+        time_limit=time_limit, isolation=Isolation.TEST, checker_dir=checker_dir
+    )
+    wrong_options = GradeOptions(time_limit=time_limit, early_exit=True, checker_dir=checker_dir)
     with Grader(ref_options, pool=pool) as ref_grader, Grader(wrong_options, pool=pool) as grader:
         ref_results = grade_all(
             ref_grader, [(_no_limit(p), c, lang) for _, p, c, lang in ref_items], progress=progress
@@ -257,8 +261,10 @@ def strength(
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     progress: bool = False,
+    checker_dir: str | None = None,
 ) -> dict[str, Any]:
-    """How well each problem's tests separate ``correct`` from ``wrong`` solutions.
+    """How well each problem's tests separate ``correct`` from ``wrong`` solutions (program
+    checkers read in ``checker_dir``: :attr:`GradeOptions.checker_dir`).
 
     Per problem: ``accept_rate`` = correct solutions passing / correct solutions,
     ``catch_rate`` = wrong solutions failing / wrong solutions (``None`` without any).
@@ -266,7 +272,7 @@ def strength(
     per-problem rates (``macro``), plus the verdicts that caught wrong solutions and the list
     of wrong solutions that escaped and correct ones that were rejected.
     """
-    options = GradeOptions(time_limit=time_limit, early_exit=True)
+    options = GradeOptions(time_limit=time_limit, early_exit=True, checker_dir=checker_dir)
     items: list[tuple[str, bool, int, Problem, str, str]] = []
     for entry in entries:
         problem = entry.problem

@@ -32,9 +32,9 @@ The verdict, by what the checker did:
   memory (its last stderr line a ``MemoryError``), or not started at all: **ERROR**, a judge failure, never the program's fault. (open-r1 counts a
   checker that times out as a failed test; we do not blame the program for a judge's hang.)
 
-The checker is the problem setter's code and is trusted as a ``program`` checker is, and
-started as one is (:mod:`.trusted`): through the grader's launcher for trusted programs
-(rlimits, Landlock, no network, its own process group killed past its wall-clock limit),
+The checker is a dataset's code, run as a ``program`` checker is (:mod:`.trusted`): through
+the grader's launcher for trusted programs (rlimits, its own PID and IPC namespaces, Landlock,
+no network, the default profile's seccomp refusals, an unprivileged user, a wall-clock limit),
 with the grader's own interpreter (``sys.executable -I``, so no user site packages or
 ``PYTHON*`` variables), in a directory holding only its four files. Its source must compile
 (checked when the problem's judge is built, so a broken checker is an ERROR before any

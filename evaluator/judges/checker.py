@@ -15,23 +15,29 @@ A stdin problem's ``judge`` may be a checker spec instead of a judge name:
 
 ``{"type": "program", "path": P}``
     An executable following testlib's convention ``P input.txt output.txt answer.txt``,
-    run in a fresh temp dir (its working directory) that holds those three files. Exit
+    run in a fresh temp dir (its working directory) that holds those three files and a copy
+    of the executable (read once, when the judge is built: at most :data:`PROGRAM_BYTES`).
+    ``P`` is a file the problem ships: relative to the directory the grader is given for
+    checkers (``checker_dir``: ``mcevaluate grade``'s problems file's, ``--checker-dir``), and
+    inside it once every link is followed; any other path (``/bin/sh``, ``../x``) is refused,
+    unless the operator names ``/`` as that directory. No directory given: no program checker. Exit
     status 0 is accepted; 1 (testlib ``_wa``) and 2 (testlib ``_pe``, presentation error)
     are a wrong answer; any other status, a signal, a timeout, or a failure to start it is a
     judge failure (ERROR). Its stderr, else its stdout, is the message. The program is
-    **trusted code** (the problem setter's, like testlib checkers on contest judges): not
-    held to the sandbox profile (which forbids ``exec``), but started, as builds are, through
-    the grader's one launcher for trusted programs (:mod:`.trusted`,
-    :mod:`evaluator.sandbox.launcher`): rlimits (CPU, data segment, file size, no core
-    dumps), a wall-clock timeout that kills its whole process group, Landlock (it reads the
-    toolchain, the grader's interpreter and its own file, writes only its directory), no
-    network, an unprivileged user of its own, an environment of ``PATH`` and the C locale.
+    free to run programs (the sandbox profile forbids ``exec``) but not trusted: it is
+    started, as builds are, through the grader's one launcher for trusted programs
+    (:mod:`.trusted`, :mod:`evaluator.sandbox.launcher`): rlimits (CPU, data segment, file
+    size, tasks, no core dumps), PID and IPC namespaces of its own (nothing it starts or
+    makes outlives it), a wall-clock timeout, Landlock (it reads the toolchain and the
+    grader's interpreter, writes only its directory), no network, the default profile's
+    seccomp refusals, an unprivileged user of its own (never uid 0), an environment of
+    ``PATH`` and the C locale.
 
 ``{"type": "codeforces", "code": "<python source>"}``
     open-r1/codeforces' convention (:mod:`.cf_checker`): the source is run as ``checker.py
     input correct_output solution_output`` and accepts by printing ``1`` or ``100``; printing
     anything else or exiting non-zero is a wrong answer, a signal or a timeout an ERROR.
-    Trusted code, run like a program checker.
+    Run like a program checker.
 
 All take optional ``time_limit`` (CPU seconds, default 10) and ``memory_limit`` (MB, default
 1024). Checkers are called only for tests whose run ended cleanly: a TLE, RE, MLE or OLE
@@ -48,6 +54,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,6 +77,8 @@ not take them from its clients (``mcevaluate serve --trust-checkers`` says other
 _REQUIRED = {"python": "code", "program": "path", "codeforces": "code"}  # each type's key
 DEFAULT_CHECKER_LIMITS = Limits(time_limit=10.0)  # and a program's default memory limit
 _WA_STATUSES = (1, 2)  # testlib: _wa, _pe
+PROGRAM_BYTES = 64 << 20  # the largest program checker read (a static testlib one is ~2 MB)
+PROGRAM_FILE = "checker"  # its copy, in the directory it runs in
 
 
 def runs_outside_sandbox(spec: object) -> bool:
@@ -82,10 +91,13 @@ def is_checker_spec(spec: object) -> bool:
     return isinstance(spec, dict) and spec.get("type") in CHECKER_TYPES
 
 
-def build_checker(spec: dict[str, Any]) -> PythonChecker | ProgramChecker | CodeforcesChecker:
-    """The checker a spec describes. Raises ``ValueError`` for a broken spec (unknown keys,
-    missing code or path, code that does not compile, a path that is not an executable file),
-    so the problem is an ERROR before anything runs."""
+def build_checker(
+    spec: dict[str, Any], checker_dir: str | None = None
+) -> PythonChecker | ProgramChecker | CodeforcesChecker:
+    """The checker a spec describes; a program checker's path is read in ``checker_dir``
+    (see the module doc). Raises ``ValueError`` for a broken spec (unknown keys, missing code
+    or path, code that does not compile, a path that is not an executable file inside
+    ``checker_dir``), so the problem is an ERROR before anything runs."""
     kind = spec.get("type")
     required = _REQUIRED.get(kind)  # type: ignore[arg-type]
     if required is None:
@@ -107,9 +119,32 @@ def build_checker(spec: dict[str, Any]) -> PythonChecker | ProgramChecker | Code
         return PythonChecker(value, limits)
     if kind == "codeforces":
         return CodeforcesChecker.build(value, limits)  # ValueError if it does not compile
-    if not (os.path.isfile(value) and os.access(value, os.X_OK)):
-        raise ValueError(f"program checker {value!r} is not an executable file")
-    return ProgramChecker(os.path.abspath(value), limits)
+    return ProgramChecker(_shipped_program(value, checker_dir), limits)
+
+
+def _shipped_program(path: str, checker_dir: str | None) -> bytes:
+    """The bytes of the program checker ``path`` names, a file inside ``checker_dir``."""
+    if checker_dir is None:
+        raise ValueError(
+            f"program checker {path!r}: no checker directory was given, so no program a "
+            "problem names is run (mcevaluate grade: --checker-dir)"
+        )
+    base = os.path.realpath(checker_dir)
+    real = os.path.realpath(os.path.join(base, path))
+    if os.path.commonpath([base, real]) != base:
+        raise ValueError(f"program checker {path!r} is outside the checker directory {base}")
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError as exc:
+        raise ValueError(f"program checker {path!r}: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or not info.st_mode & 0o111:
+            raise ValueError(f"program checker {path!r} is not an executable file")
+        program = file.read(PROGRAM_BYTES + 1)
+    if len(program) > PROGRAM_BYTES:
+        raise ValueError(f"program checker {path!r} is over {PROGRAM_BYTES >> 20} MiB")
+    return program
 
 
 def _limits(spec: dict[str, Any]) -> Limits:
@@ -199,22 +234,23 @@ def interpret_call(run: RunResult) -> Outcome:
 
 @dataclass(frozen=True, slots=True)
 class ProgramChecker:
-    """A testlib-style executable, trusted, started as every trusted program is (see the
-    module doc)."""
+    """A testlib-style executable (its bytes), run from a copy in its directory, started as
+    every trusted program is (see the module doc)."""
 
-    path: str
+    program: bytes = field(repr=False)
     limits: Limits = field(default_factory=lambda: DEFAULT_CHECKER_LIMITS)
 
     def run(self, test_input: str, output: bytes, expected: str) -> Outcome:
         """Run the checker on one test and return its verdict. Blocks up to the wall-clock
         limit (``2 * time_limit + 1`` seconds)."""
         files = {
+            PROGRAM_FILE: self.program,
             "input.txt": file_bytes(test_input),
             "output.txt": output,
             "answer.txt": file_bytes(expected),
         }
-        argv = [self.path, "input.txt", "output.txt", "answer.txt"]
-        run = run_checker(argv, files, self.limits, readable=(self.path,))
+        argv = [PROGRAM_FILE, "input.txt", "output.txt", "answer.txt"]
+        run = run_checker(argv, files, self.limits)
         return exit_verdict(run.status, cap(run.stderr.strip()) or cap(run.stdout.strip()))
 
     def submit(

@@ -1,11 +1,12 @@
-"""Running a checker that is the problem setter's code (trusted, like testlib checkers on
-contest judges): outside the sandbox profile, through the grader's one launcher for trusted
-programs (:mod:`evaluator.sandbox.launcher`: rlimits, Landlock, no network, its own process
-group killed past its wall-clock limit, an unprivileged user of its own), in a fresh
-directory holding only its files, which is all it may write. It may read the system's
-toolchain, the grader's Python interpreter and the paths its caller names; nothing else (not
-the problem's other tests, not the grader's files). The program checkers (:mod:`.checker`)
-and open-r1/codeforces' checkers (:mod:`.cf_checker`) run so."""
+"""Running a checker that is not the grader's own code (a problem setter's, a dataset's, a
+client's): outside the sandbox profile, through the grader's one launcher for trusted
+programs (:mod:`evaluator.sandbox.launcher`: rlimits, Landlock, no network, its own PID and
+IPC namespaces so that nothing it starts or makes outlives it, the default profile's seccomp
+refusals, an unprivileged user of its own, never uid 0), in a fresh directory holding only
+its files, which is all it may write. It may read the system's toolchain, the grader's
+Python interpreter and the paths its caller names; nothing else (not the problem's other
+tests, not the grader's files). The program checkers (:mod:`.checker`, run from a copy of
+the problem's file) and open-r1/codeforces' checkers (:mod:`.cf_checker`) run so."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from evaluator.sandbox import Limits
-from evaluator.sandbox.launcher import TrustedLimits, interpreter_paths, launch, trusted_user
+from evaluator.sandbox.launcher import TrustedLimits, interpreter_paths, launch
 
 __all__ = ["OUTPUT_CAP", "CheckerRun", "file_bytes", "run_checker"]
 
@@ -43,13 +44,17 @@ def run_checker(
     readable: Sequence[str] = (),
 ) -> CheckerRun:
     """Write ``files`` (name to bytes) into a fresh directory and run ``argv`` there (its
-    first item an absolute path), under ``limits``' CPU, memory and wall-clock limits, able
-    to read ``readable`` and the grader's interpreter besides the toolchain. Raises
-    ``OSError`` when it cannot be started at all."""
+    first item an absolute path, or the name of one of ``files``, then made executable),
+    under ``limits``' CPU, memory and wall-clock limits, able to read ``readable`` and the
+    grader's interpreter besides the toolchain. Raises ``OSError`` when it cannot be started
+    at all."""
     with tempfile.TemporaryDirectory(prefix="mc-checker-") as work:
         for name, data in files.items():
             with open(os.path.join(work, name), "wb") as handle:
                 handle.write(data)
+        if argv[0] in files:
+            argv = [os.path.join(work, argv[0]), *argv[1:]]
+            os.chmod(argv[0], 0o755)
         trusted = TrustedLimits(
             time_limit=limits.time_limit,
             memory_limit=limits.memory_limit,
@@ -59,9 +64,8 @@ def run_checker(
         # its stdout and stderr unlinked: it cannot name them, they do not sit among its files
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             run = launch(
-                argv, work, trusted, out=out, err=err,
-                readable=(*interpreter_paths(), *readable), user=trusted_user(),
-            )  # fmt: skip
+                argv, work, trusted, out=out, err=err, readable=(*interpreter_paths(), *readable)
+            )
             status = None if run.limit is not None else run.status
             return CheckerRun(status, _head(out), _head(err), _tail(err))
 

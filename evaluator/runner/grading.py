@@ -232,6 +232,10 @@ class GradeOptions:
     # language's defaults; and what one build may use (past it, a CE).
     compile_flags: Mapping[str, Sequence[str] | str] | None = None
     build_limits: BuildLimits = field(default_factory=BuildLimits)
+    # Where a problem's program checker ({"type": "program", "path": P}) must lie: P is read
+    # relative to it and must stay inside it (a dataset row names the program it wants run);
+    # "/" trusts every path. None: no program checker is run (evaluator.judges.checker).
+    checker_dir: str | None = None
 
     def flags_for(self, language: Language, problem: Problem) -> tuple[str, ...]:
         """The build flags of ``language`` on ``problem`` (``ValueError`` if they are not
@@ -265,7 +269,7 @@ class _Judging:
         self.tolerance: dict[str, Any] = {}
         if problem.harness is Harness.STDIN and is_checker_spec(spec):
             assert isinstance(spec, dict)
-            self.checker = build_checker(spec)
+            self.checker = build_checker(spec, options.checker_dir)
         elif problem.harness is Harness.STDIN:
             self.check = _judge_from_spec(spec)
         elif problem.harness is Harness.FUNCTIONAL and isinstance(problem.judge, dict):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import stat
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -30,6 +31,7 @@ PR_SET_DUMPABLE = 4
 SECCOMP_MODE_FILTER = 2
 CLONE_NEWNS = 0x00020000
 CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
 
 # Landlock access rights (uapi/linux/landlock.h), with the ABI that introduced them.
@@ -285,6 +287,73 @@ def mount(source: str | None, target: str, fstype: str | None, flags: int, data:
     if _libc.mount(*args, flags, data.encode() or None) != 0:
         err = ctypes.get_errno()
         raise OSError(err, f"mount({source!r}, {target!r}): {os.strerror(err)}")
+
+
+def expose_paths(paths: list[str]) -> None:
+    """Make each of ``paths`` (real paths) reachable by a user who owns nothing, in this
+    mount namespace only (made private first: nothing propagates to the host's): each
+    directory on the way that others may not search is covered by a read-only tmpfs that
+    holds only the way on, bind mounts of its entries that lead to ``paths``. Its other
+    entries are hidden; what lies beyond keeps its own permissions (and Landlock's rules,
+    which are on the same inodes)."""
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    seen: set[str] = set()
+    while True:
+        blocked = None
+        for path in paths:
+            parts = path.split("/")
+            for end in range(2, len(parts)):
+                way = "/".join(parts[:end])
+                if not os.stat(way).st_mode & stat.S_IXOTH:
+                    blocked = way
+                    break
+            if blocked is not None:
+                break
+        if blocked is None:
+            return
+        if blocked in seen:  # covered, and still not searchable: cannot be done
+            raise OSError(f"cannot open the way to {blocked} for the sandbox's user")
+        seen.add(blocked)
+        names = sorted(
+            {p[len(blocked) + 1 :].split("/")[0] for p in paths if p.startswith(blocked + "/")}
+        )
+        held = [
+            (name, os.open(os.path.join(blocked, name), os.O_PATH | os.O_CLOEXEC)) for name in names
+        ]
+        quiet = MS_NOSUID | MS_NODEV | MS_NOEXEC
+        mount("tmpfs", blocked, "tmpfs", quiet, f"mode=755,size=64k,nr_inodes={len(names) + 8}")
+        for name, fd in held:
+            target = os.path.join(blocked, name)
+            if stat.S_ISDIR(os.fstat(fd).st_mode):
+                os.mkdir(target, 0o755)
+            else:
+                os.close(os.open(target, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
+            mount(f"/proc/self/fd/{fd}", target, None, MS_BIND | MS_REC)
+            os.close(fd)
+        mount(None, blocked, None, MS_REMOUNT | MS_RDONLY | quiet)
+
+
+def kill_children() -> bool:
+    """SIGKILL every child of this process (and the process group each leads) and reap them:
+    what a process that ends its children's run calls until none is left (their own
+    children, where it is a subreaper, are re-parented to it). False when it had none."""
+    try:
+        with open(f"/proc/self/task/{os.getpid()}/children", "rb") as listing:
+            pids = [int(pid) for pid in listing.read().split()]
+    except OSError:
+        pids = []
+    for pid in pids:
+        for kill in (os.killpg, os.kill):  # a child may lead its own group
+            try:
+                kill(pid, 9)  # SIGKILL (no signal module in the lean processes)
+            except (ProcessLookupError, PermissionError):
+                pass
+    for pid in pids:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    return bool(pids)
 
 
 CHILD_ID_BASE = 0x70000000

@@ -2,34 +2,47 @@
 compiler on a submission's source (:mod:`evaluator.languages.builds`) and a problem setter's
 checker (:mod:`evaluator.judges.checker`, :mod:`evaluator.judges.cf_checker`).
 
-Such a program is trusted (it may exec, fork and use threads, which the sandbox profile
-forbids a candidate) but its input is not: a compiler reads what a source names
-(``#include "/etc/shadow"``, ``#include </dev/random>``) and can be made to work without end
-(template and macro bombs); a checker reads a candidate's output. So each runs as its own
-process group under one confinement, the same for all:
+Such a program may exec, fork and use threads, which the sandbox profile forbids a candidate,
+but nothing it reads or is is trusted: a compiler reads what a source names (``#include
+"/etc/shadow"``, ``#include </dev/random>``) and can be made to work without end (template
+and macro bombs); a checker is as often a dataset's code as a problem setter's (open-r1's
+``generated_checker``, a row's program checker) and reads a candidate's output. So each runs
+under one confinement, the same for all, as close to a candidate's as a program that runs
+other programs can be:
 
 - rlimits: CPU seconds and data size for each of its processes, the size of any file it
-  writes, no core dumps;
-- one watcher: past its wall-clock limit, or once its caller's stop event is set, its whole
-  process group is killed (a program stuck reading a FIFO uses no CPU);
+  writes, no core dumps, and (a root grader) at most :data:`_PROCESSES` tasks of its user;
+- nothing it starts outlives it: a root grader runs it in new PID, IPC and network
+  namespaces under an init of ours (:mod:`evaluator.sandbox.inside.launched`), so when it
+  ends, every process it left (a ``setsid`` daemon) is killed by the kernel and every
+  System V or POSIX IPC object it made is gone; where no namespace can be made (a grader
+  that is not root), that init is its subreaper and kills what it left;
+- one watcher: past its wall-clock limit, or once its caller's stop event is set, it and
+  everything it started are ended (SIGTERM to its group, which the init answers by ending
+  the rest; SIGKILL after :data:`_GRACE` seconds);
 - Landlock: it may read and execute only the system's toolchain (:data:`TOOLCHAIN_PATHS`,
   directories that hold no grading data) and the paths its caller names (a precompiled
-  header, the checker's file, the grader's interpreter), write only its own directory
-  (``work``) and ``/dev/null``;
+  header, the grader's interpreter), write only its own directory (``work``) and
+  ``/dev/null``, and signal only its own processes;
 - no network: a root grader moves it into a new, empty network namespace; Landlock (ABI 4,
   Linux 6.7) refuses TCP bind and connect; and whatever its user, a seccomp filter refuses
-  ``socket(2)`` of every family and ``io_uring_setup(2)`` (which could open one), so a
-  grader that is not root, or a kernel without Landlock's network rules, still gives it no
-  socket;
-- its user: a root grader runs it as an unprivileged user of its own (``user``, see
+  ``socket(2)`` of every family and ``io_uring_setup(2)`` (which could open one);
+- the seccomp filter also refuses what the default profile refuses a candidate (IPC objects,
+  keyrings, ptrace, mounts, namespaces, other processes' limits, the clock, modules: see
+  :func:`trusted_filter`) but running programs; a program that keeps the grader's user
+  (a grader that is not root) is also refused changing its files' mode, owner, times and
+  attributes, which Landlock does not cover;
+- its user: a root grader always runs it as an unprivileged user of its own (``user``, see
   :func:`trusted_user`: it owns nothing on the host, not even ``work``, which is root's and
-  open to its group), or, where that user cannot reach ``work`` or a path its caller names,
-  as uid 0 with no capabilities (and none gained at its exec: no-root secure bits);
+  open to its group), never as uid 0. Where a path it needs lies under a directory others
+  may not search (an interpreter in root's ``0700`` home), a private mount namespace opens
+  the way to just that path (:func:`evaluator.sandbox.kernel.expose_paths`, as the fork
+  template does for candidates); where none can be made, it does not start;
 - an environment of its own: ``PATH``, the C locale, ``HOME`` and ``TMPDIR`` its
   directory, stdin ``/dev/null``.
 
-Without Landlock (kernels before 5.13) the program keeps its limits, its watcher and the
-seccomp filter but may read any file the grader's user can.
+Without Landlock (kernels before 5.13) the program keeps its limits, its namespaces, its
+watcher and the seccomp filter but may read any file its user can.
 
 Two programs the grader starts on fixed input of its own start without it: ``g++ --version``
 (:mod:`evaluator.languages.cpp`, the toolchain's name) and the probe of what a plain
@@ -37,9 +50,10 @@ Two programs the grader starts on fixed input of its own start without it: ``g++
 interpreter exactly as a plain run does. Neither reads anything a submission or a problem
 gave.
 
-Limits and confinement are set by a small wrapper (``python -I -S``) that then executes the
-program: never by ``preexec_fn``, which is unsafe in the grader's threaded process. A wrapper
-that cannot set them up or cannot execute the program exits :data:`START_FAILED` with
+Limits and confinement are set by a small wrapper (``python -I -S``,
+:mod:`evaluator.sandbox.inside.launched`) that then executes the program: never by
+``preexec_fn``, which is unsafe in the grader's threaded process. A wrapper that cannot set
+them up or cannot execute the program exits :data:`START_FAILED` with
 :data:`START_FAILED_MARK` and the reason on stderr.
 """
 
@@ -90,53 +104,24 @@ LAUNCH_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C"}  # ASCII diag
 START_FAILED = 127  # the wrapper's status when it could not confine or execute the program
 START_FAILED_MARK = "mc-launcher: cannot start: "  # how its message on stderr begins
 
-# seccomp, whatever the user and the kernel's Landlock: no socket of any family (the host's
-# Unix sockets included), no io_uring (whose requests can open one)
-_NO_SOCKETS = {
-    "default_action": "allow",
-    "rules": [{"action": "errno:EACCES", "syscalls": ["socket", "io_uring_setup"]}],
-}
+# What a trusted program may do that a candidate may not (the default profile's rules refuse
+# them): run other programs, make processes and process groups, signal them (Landlock scopes
+# its signals to its own domain, the PID namespace to its own processes), socket pairs (an
+# event loop's self-pipe: they reach nothing), memfds, filters of its own, an exec domain.
+_TRUSTED_MAY = frozenset({
+    "execve", "execveat", "fork", "vfork", "clone", "clone3", "setpgid", "setsid", "kill",
+    "tgkill", "tkill", "socketpair", "memfd_create", "seccomp", "personality",
+})  # fmt: skip
+# Whatever the user and the kernel's Landlock: no socket of any family (the host's Unix
+# sockets included), no io_uring (whose requests can open one); EACCES, as Landlock refuses.
+_NO_SOCKETS = {"action": "errno:EACCES", "syscalls": ["socket", "io_uring_setup"]}
 
-# the wrapper loads the sandbox's kernel module from its file (not the packages above it)
-_KERNEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernel.py")
-
-# ``python -I -S -c _WRAPPER CONFIG PROGRAM ARGS...``: limits, confinement, then the program.
-_WRAPPER = r"""
-import base64, json, os, resource, sys
-config = json.loads(sys.argv[1])
-try:
-    from importlib import util
-    spec = util.spec_from_file_location("kernel", config["kernel"])
-    kernel = util.module_from_spec(spec)
-    spec.loader.exec_module(kernel)
-    for name, soft, hard in config["rlimits"]:
-        resource.setrlimit(getattr(resource, name), (soft, hard))
-    root = os.geteuid() == 0
-    if root:
-        kernel.unshare_network()
-    kernel.set_no_new_privs()
-    abi = kernel.landlock_abi()
-    if abi:
-        ruleset = kernel.landlock_create_ruleset(abi)
-        for path in config["readable"]:
-            if os.path.exists(path):
-                kernel.landlock_allow(ruleset, path, kernel.FS_READ)
-        kernel.landlock_allow(ruleset, "/dev/null", kernel.FS_READ_FILE | kernel.FS_WRITE_FILE)
-        kernel.landlock_allow(ruleset, config["work"], kernel.fs_rights(abi))
-        kernel.landlock_restrict_self(ruleset)
-        os.close(ruleset)
-    if root and config["user"]:
-        kernel.become(*config["user"])
-    elif root:
-        kernel.set_securebits_no_root()
-        kernel.drop_capabilities()
-    kernel.load_seccomp_bpf(kernel.SeccompProgram(base64.b64decode(config["seccomp"])))
-    argv = sys.argv[2:]
-    os.execve(argv[0], argv, config["env"])
-except BaseException as exc:
-    os.write(2, f"{config['mark']}{type(exc).__name__}: {exc}\n".encode())
-    os._exit(config["failed"])
-"""
+# the wrapper, run by its file: it loads the sandbox's kernel module from its file too
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_KERNEL = os.path.join(_HERE, "kernel.py")
+_LAUNCHED = os.path.join(_HERE, "inside", "launched.py")
+_PROCESSES = 4096  # tasks (threads too) of a root grader's trusted user: no fork bomb
+_GRACE = 2.0  # seconds a launched program's init has to clean up after the launcher's SIGTERM
 
 _POLL = 0.1  # seconds between looks at a running program (its wall-clock limit, a stop)
 
@@ -186,10 +171,25 @@ def interpreter_paths() -> tuple[str, ...]:
 
 
 @functools.cache
-def _no_sockets() -> str:
-    from .profile import compile_seccomp
+def trusted_filter(same_user: bool) -> bytes:
+    """The seccomp filter of every trusted program, as BPF: what the default profile refuses
+    a candidate (IPC objects, keyrings, ptrace, mounts and namespaces, limits of other
+    processes, ...) but :data:`_TRUSTED_MAY`, and no sockets; ``same_user``: for a program
+    that keeps the grader's own user (a grader that is not root), also what the profile
+    refuses such a child (changing the mode, owner, times or attributes of its files)."""
+    from .profile import compile_seccomp, load_profile
 
-    return base64.b64encode(compile_seccomp(_NO_SOCKETS, where="launcher")).decode()
+    rules = [_NO_SOCKETS]
+    spec = load_profile().seccomp or {}
+    for rule in [*spec.get("rules", []), *(spec.get("same_user_rules", []) if same_user else [])]:
+        calls = [
+            c
+            for c in rule["syscalls"]
+            if c not in _TRUSTED_MAY and c not in _NO_SOCKETS["syscalls"]
+        ]
+        if calls:
+            rules.append({**rule, "syscalls": calls})
+    return compile_seccomp({"default_action": "allow", "rules": rules}, where="launcher")
 
 
 def launch(
@@ -207,38 +207,46 @@ def launch(
     ``limits``, confined as the module says, its stdout and stderr to the open files ``out``
     and ``err`` (the same file for both if the caller likes). ``readable``: paths it may read
     and execute beyond :data:`TOOLCHAIN_PATHS`; ``user``: the uid and gid a root grader runs
-    it as (:func:`trusted_user`; ``work`` and every directory in it are then made root's,
-    open to that group); ``stop``: once set, the run is killed (limit ``"stopped"``). Never
-    raises for what the program does; ``OSError`` if the wrapper cannot be started."""
+    it as (default :func:`trusted_user`; ``work`` and every directory in it are then made
+    root's, open to that group); ``stop``: once set, the run is killed (limit
+    ``"stopped"``). Never raises for what the program does; ``OSError`` if the wrapper
+    cannot be started."""
     cpu = max(1, int(limits.time_limit + 0.999))
-    if user is not None and (
-        os.geteuid() != 0 or any(kernel.closed_to_others(p) for p in (work, *readable))
-    ):
-        user = None  # not root; or the program could not reach its own paths
-    if user is not None:
+    root = os.geteuid() == 0
+    if root:
+        user = user or trusted_user()
+        assert user is not None
         for directory, _, _ in os.walk(work):
             os.chown(directory, 0, user[1])
             os.chmod(directory, 0o770)
+    else:
+        user = None  # the grader's own user: no other to switch to
+    wanted = (work, *readable)
+    closed = sorted({os.path.realpath(p) for p in wanted if root and kernel.closed_to_others(p)})
+    rlimits = [
+        # (name, soft, hard). The CPU limit's hard one a second above: at the soft limit
+        # the kernel sends SIGXCPU, which g++'s driver names ("CPU time limit exceeded"),
+        # so a build's CE says it was the CPU; at a hard limit equal to it, a plain SIGKILL.
+        ("RLIMIT_CPU", cpu, cpu + 1),
+        ("RLIMIT_DATA", limits.memory_limit << 20, limits.memory_limit << 20),
+        ("RLIMIT_FSIZE", limits.output_bytes, limits.output_bytes),
+        ("RLIMIT_CORE", 0, 0),
+    ]
+    if root:  # its user's own count (a user of the grader's, who runs nothing else)
+        rlimits.append(("RLIMIT_NPROC", _PROCESSES, _PROCESSES))
     config = {
         "kernel": _KERNEL,
         "mark": START_FAILED_MARK,
         "failed": START_FAILED,
         "user": user,
         "work": work,
+        "closed": closed,
         "readable": [*TOOLCHAIN_PATHS, *readable],
         "env": {**LAUNCH_ENV, "HOME": work, "TMPDIR": work},
-        "seccomp": _no_sockets(),
-        # (name, soft, hard). The CPU limit's hard one a second above: at the soft limit
-        # the kernel sends SIGXCPU, which g++'s driver names ("CPU time limit exceeded"),
-        # so a build's CE says it was the CPU; at a hard limit equal to it, a plain SIGKILL.
-        "rlimits": [
-            ("RLIMIT_CPU", cpu, cpu + 1),
-            ("RLIMIT_DATA", limits.memory_limit << 20, limits.memory_limit << 20),
-            ("RLIMIT_FSIZE", limits.output_bytes, limits.output_bytes),
-            ("RLIMIT_CORE", 0, 0),
-        ],
+        "seccomp": base64.b64encode(trusted_filter(same_user=not root)).decode(),
+        "rlimits": rlimits,
     }
-    command = [sys.executable, "-I", "-S", "-c", _WRAPPER, json.dumps(config), *argv]
+    command = [sys.executable, "-I", "-S", _LAUNCHED, json.dumps(config), *argv]
     start = time.monotonic()
     process = subprocess.Popen(
         command, cwd=work, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
@@ -265,14 +273,21 @@ def _watch(process: subprocess.Popen, deadline: float, stop: threading.Event | N
                 limit = "wall"
             else:
                 continue
-            _kill_group(process.pid)
+            _end_group(process.pid, pidfd)
             return limit
     finally:
         os.close(pidfd)
 
 
-def _kill_group(pid: int) -> None:
-    try:  # the group id stays the program's: its leader is not reaped yet
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+def _end_group(pid: int, pidfd: int) -> None:
+    """End a launched program and everything it started: SIGTERM to its process group, which
+    its init (see :mod:`evaluator.sandbox.inside.launched`) answers by ending its namespace
+    (or, outside one, killing every descendant); SIGKILL to the group if the wrapper has not
+    ended within :data:`_GRACE` seconds."""
+    for sig, wait in ((signal.SIGTERM, _GRACE), (signal.SIGKILL, 0.0)):
+        try:  # the group id stays the program's: its leader is not reaped yet
+            os.killpg(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            return
+        if wait and select.select([pidfd], [], [], wait)[0]:
+            return

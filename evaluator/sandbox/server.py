@@ -1156,23 +1156,7 @@ def _leave_nothing(tmp_root: str) -> None:
     there (files.remove_tree). The pool removes it as well once the server has exited (a
     server killed from outside never gets here)."""
     for _ in range(3):
-        try:
-            with open(f"/proc/self/task/{os.getpid()}/children", "rb") as listing:
-                pids = [int(pid) for pid in listing.read().split()]
-        except OSError:
-            pids = []
-        for pid in pids:
-            for kill in (os.killpg, os.kill):  # a child leads its own group once set up
-                try:
-                    kill(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-        for pid in pids:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        if not pids:
+        if not kernel.kill_children():
             break
     try:
         remove_tree(tmp_root)

@@ -31,7 +31,6 @@ import math
 import os
 import resource
 import signal
-import stat
 import sys
 import traceback
 from typing import Any
@@ -155,7 +154,7 @@ class Template:
                 if not kernel.unshare(kernel.CLONE_NEWNS):
                     return None
                 info["mount_namespace"] = True
-                _expose(needed)
+                kernel.expose_paths(needed)
             os.chmod(self.tmp_root, 0o711)  # the way to the run dir (not its listing)
             # The run dir: the children's group may make files there, not change it (the
             # sticky bit: nor set extended attributes on it); the server (root) owns it.
@@ -464,52 +463,6 @@ def start(config: dict[str, Any], close: tuple[int, ...]) -> tuple[_socket.socke
     if not hello:
         raise RuntimeError("the fork template failed to start (see above)")
     return ours, json.loads(hello)
-
-
-def _expose(paths: list[str]) -> None:
-    """Make each of ``paths`` (real paths) reachable by a user who owns nothing, in this
-    mount namespace only (made private first: nothing propagates to the host's): each
-    directory on the way that others may not search is covered by a read-only tmpfs that
-    holds only the way on, bind mounts of its entries that lead to ``paths``. Its other
-    entries are hidden; what lies beyond keeps its own permissions (and Landlock's rules,
-    which are on the same inodes)."""
-    kernel.mount(None, "/", None, kernel.MS_REC | kernel.MS_PRIVATE)
-    seen: set[str] = set()
-    while True:
-        blocked = None
-        for path in paths:
-            parts = path.split("/")
-            for end in range(2, len(parts)):
-                way = "/".join(parts[:end])
-                if not os.stat(way).st_mode & stat.S_IXOTH:
-                    blocked = way
-                    break
-            if blocked is not None:
-                break
-        if blocked is None:
-            return
-        if blocked in seen:  # covered, and still not searchable: cannot be done
-            raise OSError(f"cannot open the way to {blocked} for the sandbox's user")
-        seen.add(blocked)
-        names = sorted(
-            {p[len(blocked) + 1 :].split("/")[0] for p in paths if p.startswith(blocked + "/")}
-        )
-        held = [
-            (name, os.open(os.path.join(blocked, name), os.O_PATH | os.O_CLOEXEC)) for name in names
-        ]
-        quiet = kernel.MS_NOSUID | kernel.MS_NODEV | kernel.MS_NOEXEC
-        kernel.mount(
-            "tmpfs", blocked, "tmpfs", quiet, f"mode=755,size=64k,nr_inodes={len(names) + 8}"
-        )
-        for name, fd in held:
-            target = os.path.join(blocked, name)
-            if stat.S_ISDIR(os.fstat(fd).st_mode):
-                os.mkdir(target, 0o755)
-            else:
-                os.close(os.open(target, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
-            kernel.mount(f"/proc/self/fd/{fd}", target, None, kernel.MS_BIND | kernel.MS_REC)
-            os.close(fd)
-        kernel.mount(None, blocked, None, kernel.MS_REMOUNT | kernel.MS_RDONLY | quiet)
 
 
 def _works_as(ids: tuple[int, int], paths: list[str], run_dir: str) -> bool:

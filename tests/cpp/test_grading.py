@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -136,8 +137,10 @@ def test_special_judges_work_for_cpp_programs(grader, tmp_path):
     )
     script.chmod(0o755)
     problem.judge = {"type": "program", "path": str(script)}
-    assert grader.grade(problem, right, "cpp").verdict is Verdict.AC
-    assert grader.grade(problem, wrong, "cpp").verdict is Verdict.WA
+    options = replace(OPTIONS, checker_dir=str(tmp_path))
+    with Grader(options, pool=grader.pool, precompiled_headers=False) as own:
+        assert own.grade(problem, right, "cpp").verdict is Verdict.AC
+        assert own.grade(problem, wrong, "cpp").verdict is Verdict.WA
 
 
 def test_early_exit_stops_at_the_first_failing_test(pool):

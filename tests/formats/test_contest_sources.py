@@ -346,7 +346,9 @@ def test_the_same_checker_as_a_testlib_program_accepts_a_wrong_answer(grader, cf
     path.write_text(f"#!{sys.executable}\n" + cf["4/B"].judge["code"])
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
     as_program = replace(cf["4/B"], judge={"type": "program", "path": str(path)})
-    assert grader.grade(as_program, "n = int(input())\nprint(1, n)").verdict is Verdict.AC
+    options = GradeOptions(checker_dir=str(tmp_path))
+    with Grader(options, pool=grader.pool, precompiled_headers=False) as own:
+        assert own.grade(as_program, "n = int(input())\nprint(1, n)").verdict is Verdict.AC
 
 
 def test_codeforces_checker_printing_100_accepts(grader, cf):

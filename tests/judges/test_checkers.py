@@ -53,8 +53,10 @@ def checker_pool():
 
 
 @pytest.fixture
-def grader(pool, checker_pool):
-    return Grader(GradeOptions(time_limit=2), pool=pool, checker_pool=checker_pool)
+def grader(pool, checker_pool, tmp_path):
+    """Program checkers are read in the test's own directory (``script`` writes them)."""
+    options = GradeOptions(time_limit=2, checker_dir=str(tmp_path))
+    return Grader(options, pool=pool, checker_pool=checker_pool)
 
 
 def test_a_different_valid_answer_is_accepted(grader):
@@ -229,7 +231,7 @@ def test_program_checker_gets_the_three_files(tmp_path):
         "#!{python}\nimport sys\n"
         "print(*(open(p).read() for p in sys.argv[1:4]), sep='|', file=sys.stderr)\n"
     )
-    checker = build_checker({"type": "program", "path": script(tmp_path, body)})
+    checker = build_checker({"type": "program", "path": script(tmp_path, body)}, str(tmp_path))
     assert checker.run("in", b"out", "ans") == (Verdict.AC, "in|out|ans")
 
 

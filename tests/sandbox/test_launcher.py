@@ -126,7 +126,7 @@ def test_a_program_checker_gets_no_network_and_no_file_beyond_its_own(listeners,
     path = tmp_path / "checker.py"
     path.write_text(f"#!{sys.executable}\n" + _probe(listeners, secret) + PROGRAM_END)
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
-    checker = build_checker({"type": "program", "path": str(path)})
+    checker = build_checker({"type": "program", "path": str(path)}, str(tmp_path))
     verdict, message = checker.run("12\n", b"2 6\n", "2 6\n")
     assert (verdict, message) == (Verdict.ERROR, f"checker failed with exit status 3: {REFUSED}")
     assert _nothing_arrived(*listeners)
