@@ -192,7 +192,9 @@ def _compile_flag_options() -> list[Callable[[Any], Any]]:
             f"{language.name}_flags",
             default=None,
             metavar="FLAGS",
-            help=f"{language.title} build flags, one shell-quoted string, for every problem "
+            help=f"{language.title} build flags, one shell-quoted string, for every problem, "
+            "given to the compiler as they are (yours: any option; a problem's own must be "
+            "harmless shapes, docs/languages.md) "
             f"[default: a problem's own ({language.name}_flags in its metadata), else "
             f"'{shlex.join(language.default_flags)}'].",
         )

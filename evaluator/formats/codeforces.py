@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..languages.cpp import ONLINE_JUDGE_FLAGS
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
 from .fields import describe_type
@@ -55,9 +56,11 @@ TESTS_FILE = "test_cases_{contest:04d}.parquet"
 """The generated tests' file of a contest, in the directory given to :func:`attach_tests`."""
 
 FILE_MODE = ("input.txt", "output.txt")  # piston's run: input_mode "file"
-CPP_FLAGS = ("-std=c++17", "-O2", "-DONLINE_JUDGE")
+CPP_FLAGS = ONLINE_JUDGE_FLAGS
 """open-r1's C++ build (piston's ``codeforces`` ``compile``, ``c++17``): contest programs
-often read ``input.txt`` unless ``ONLINE_JUDGE`` is defined."""
+often read ``input.txt`` unless ``ONLINE_JUDGE`` is defined. A flag set of the grader's own
+(:attr:`~evaluator.languages.cpp.Cpp.known_flags`): its problems' builds share a prepared
+header."""
 _INPUT_MODES = ("stdio", "file")
 _CACHED_CONTESTS = 2  # contests' generated tests kept in memory (problems come by contest)
 _BATCH_ROWS = 64  # parquet rows decoded at a time

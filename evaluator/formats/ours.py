@@ -44,6 +44,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..languages import languages
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
 from .fields import (
@@ -142,7 +143,26 @@ def _text(name: str, *, required_for: Harness | None = None) -> Callable[..., st
 
 def _read_metadata(record: Mapping[str, Any], harness: Harness) -> dict[str, Any]:
     metadata = record.get("metadata")
-    return {} if metadata is None else dict(expect_dict(metadata, "metadata"))
+    if metadata is None:
+        return {}
+    found = dict(expect_dict(metadata, "metadata"))
+    _check_build_flags(found)
+    return found
+
+
+def _check_build_flags(metadata: Mapping[str, Any]) -> None:
+    """A problem's build flags (``cpp_flags``) are data, never commands: each must be a shape
+    its language takes from data (:mod:`evaluator.languages.flag_rules`), else an
+    :class:`InputError` naming the field and the flag."""
+    if not any(isinstance(key, str) and key.endswith("_flags") for key in metadata):
+        return  # the common case: no language's modules to import
+    for language in languages().values():
+        value = metadata.get(language.flags_key)
+        if not language.compiled or value is None:
+            continue
+        why = language.flags_refusal(value)
+        if why is not None:
+            raise InputError(why, field=f"metadata.{language.flags_key}")
 
 
 def _read_environment(record: Mapping[str, Any], harness: Harness) -> str | None:

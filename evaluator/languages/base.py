@@ -10,10 +10,15 @@ file (``Job.executable`` and ``Job.argv``).
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from evaluator.sandbox.files import OVER_LIMIT, read_regular
+
+from .flag_rules import NO_FLAGS, FlagRule
 
 __all__ = [
     "Build",
@@ -22,6 +27,7 @@ __all__ = [
     "Tool",
     "ToolRun",
     "parse_flags",
+    "read_program",
     "wall_backstop",
 ]
 
@@ -110,6 +116,12 @@ class Language:
     fence_tags: tuple[str, ...] = ()  # code-fence tags it answers to ("cpp", "c++")
     compiled: bool = False  # whether it has a build step (else the sandbox runs it)
     default_flags: tuple[str, ...] = ()  # the build's documented flags
+    # flag sets besides the defaults that the grader's own code writes into problems (a
+    # platform's judge build): trusted like the defaults (their prepared work is made)
+    known_flags: tuple[tuple[str, ...], ...] = ()
+    # the build flags a problem may give (evaluator.languages.flag_rules): a language that
+    # declares none takes none from data
+    flag_rule: FlagRule = NO_FLAGS
     # what its build may read beyond the system toolchain (launcher.TOOLCHAIN_PATHS): a
     # toolchain installed elsewhere (/opt/..., a rustup home)
     toolchain_paths: tuple[str, ...] = ()
@@ -119,15 +131,40 @@ class Language:
         raise NotImplementedError
 
     def flags(self, metadata: Mapping[str, Any], override: Sequence[str] | None) -> tuple[str, ...]:
-        """The build's flags: ``override`` (the grading options'), else the problem's
-        (``metadata["<name>_flags"]``, a list or one shell-quoted string), else the
-        defaults. Raises ``ValueError`` for flags that are not text."""
+        """The build's flags: ``override`` (the grading options', the operator's: as given),
+        else the problem's (``metadata["<name>_flags"]``, a list or one shell-quoted string,
+        checked by :meth:`data_flags`), else the defaults. Raises ``ValueError`` for flags
+        that are not text, or a problem's flag that :attr:`flag_rule` does not allow."""
         if override is not None:
             return parse_flags(override, "the grading options' flags")
-        key = f"{self.name}_flags"
+        key = self.flags_key
         if metadata.get(key) is not None:
-            return parse_flags(metadata[key], f"the problem's {key}")
+            return self.data_flags(metadata[key], f"the problem's {key}")
         return self.default_flags
+
+    @property
+    def flags_key(self) -> str:
+        """Where a problem's metadata gives this language's build flags (``cpp_flags``)."""
+        return f"{self.name}_flags"
+
+    def data_flags(self, value: Any, where: str) -> tuple[str, ...]:
+        """Build flags from data (a problem's metadata, a request), ``where`` naming them:
+        parsed (:func:`parse_flags`), each one a shape :attr:`flag_rule` allows. Raises
+        ``ValueError`` saying why not (:meth:`flags_refusal`)."""
+        why = self.flags_refusal(value)
+        if why is not None:
+            raise ValueError(f"{where}: {why}")
+        return parse_flags(value, where)
+
+    def flags_refusal(self, value: Any) -> str | None:
+        """Why ``value`` is not build flags this language takes from data (not a list of
+        strings or one shell-quoted string, or a flag its :attr:`flag_rule` refuses, named);
+        None when it is."""
+        try:
+            flags = parse_flags(value, "the flags")
+        except ValueError as exc:
+            return str(exc)
+        return self.flag_rule.refusal(flags)
 
     def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
         """Build ``source`` in the empty directory ``work`` with ``tool`` (which runs the
@@ -158,3 +195,28 @@ def parse_flags(value: Any, where: str) -> tuple[str, ...]:
     if isinstance(value, list | tuple) and all(isinstance(flag, str) for flag in value):
         return tuple(value)
     raise ValueError(f"{where} must be a list of strings or one string, not {value!r}")
+
+
+def read_program(work: str, name: str, limit: int) -> tuple[bytes | None, str]:
+    """The program file ``name`` a build wrote in its directory ``work``, else None and why
+    not (``missing``, ``a symbolic link``, ``over the limit of N bytes``...). The build ran
+    a compiler on untrusted input as a user that may write ``work``, and the grader reads
+    its output as root: so the directory is opened without following a link and the file
+    through it (:func:`~evaluator.sandbox.files.read_regular`): a regular file of one link
+    (a symbolic link could name a file of the host, a FIFO block, a hard link have another
+    name elsewhere), at most ``limit`` bytes (the build's ``output_bytes``, which no file it
+    writes can pass: its ``RLIMIT_FSIZE``)."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        directory = os.open(work, flags)
+    except OSError as exc:
+        return None, f"unreadable ({exc.strerror})"
+    try:
+        data, why = read_regular(directory, name, limit)
+    finally:
+        os.close(directory)
+    if why is None:
+        return data, ""
+    if why == OVER_LIMIT:
+        return None, f"{why} of {limit} bytes"
+    return None, why

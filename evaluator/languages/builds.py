@@ -8,8 +8,16 @@ hash of the language, its toolchain's version, the flags and the source: a progr
 again (the same completion twice in an RL group, a rerun) is built once. Binaries are kept
 in memory up to ``keep_bytes`` (the oldest finished builds go first). A language's
 :meth:`~evaluator.languages.base.Language.prepare` work (C++: the precompiled header) runs
-once per flag set in the background; builds go on without it until it is ready, and it
-changes nothing they build.
+once per trusted flag set in the background; builds go on without it until it is ready, and
+it changes nothing they build.
+
+Trusted flag sets are the grader's own: the language's defaults and
+:attr:`~evaluator.languages.base.Language.known_flags`, and those a caller names with
+:meth:`Builder.trust` (the operator's options, an endpoint's fixed flags). Prepared work runs
+under :data:`PREPARE_LIMITS`, far above a build's, on input it takes for the toolchain's own:
+flags from data (a problem's ``cpp_flags``) could put code into it (``-D`` defines a macro
+the header expands) or fill the builder's few prepared sets, so they never start it; a build
+with them uses prepared work only when their set is a trusted one.
 """
 
 from __future__ import annotations
@@ -87,6 +95,7 @@ class Builder:
         self._sizes: dict[str, int] = {}
         self._prepared: dict[tuple[str, tuple[str, ...]], Future[tuple[tuple[str, ...], str]]]
         self._prepared = {}
+        self._trusted: set[tuple[str, tuple[str, ...]]] = set()
         self._stop = threading.Event()
         self._user = trusted_user()  # a root grader's builds run as a user that owns nothing
         self._lock = threading.Lock()
@@ -121,9 +130,25 @@ class Builder:
         future.add_done_callback(lambda done: self._kept(key, done))
         return future
 
+    def trust(self, language: Language, flags: tuple[str, ...]) -> None:
+        """Count ``flags`` among the grader's own for ``language`` (the operator's, an
+        endpoint's fixed ones, never a problem's): builds with them get the language's
+        prepared work (the module's docstring says why only these)."""
+        with self._lock:
+            self._trusted.add((language.name, tuple(flags)))
+
+    def trusts(self, language: Language, flags: tuple[str, ...]) -> bool:
+        """Whether ``flags`` are a trusted set for ``language`` (its defaults, its known
+        sets, or named by :meth:`trust`)."""
+        if flags == language.default_flags or flags in language.known_flags:
+            return True
+        with self._lock:
+            return (language.name, flags) in self._trusted
+
     def prepared(self, language: Language, flags: tuple[str, ...]) -> tuple[str, ...]:
         """Do the language's prepared work for ``flags`` now if it is not done (waiting for
-        it); the flags later builds add (none when there is nothing, or it failed)."""
+        it); the flags later builds add (none when there is nothing, it failed, or
+        ``flags`` are not trusted)."""
         self._prepared_for(language, flags)
         future = self._prepared.get((language.name, flags))
         if future is None:
@@ -178,8 +203,9 @@ class Builder:
         self, language: Language, flags: tuple[str, ...]
     ) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The flags and readable paths of the language's prepared work for ``flags``, once
-        it is ready (started now, in the background, the first time): else none."""
-        if not self.prepare:
+        it is ready (started now, in the background, the first time): else none, and none
+        for flags that are not trusted."""
+        if not self.prepare or not self.trusts(language, flags):
             return (), ()
         key = (language.name, flags)
         with self._lock:

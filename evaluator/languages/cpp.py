@@ -1,16 +1,21 @@
 """C++, built with g++ and run as a contest judge runs it.
 
 Build: ``g++ -std=c++17 -O2 -o solution solution.cpp`` (the flags are :attr:`Cpp.default_flags`;
-a problem's ``metadata["cpp_flags"]`` or the grading options replace them), confined and
-limited (:mod:`evaluator.sandbox.launcher`), plus one small translation unit of ours that
+a problem's ``metadata["cpp_flags"]``, shapes :data:`~evaluator.languages.flag_rules.GXX`
+allows, or the grading options replace them), confined and limited
+(:mod:`evaluator.sandbox.launcher`), plus one small translation unit of ours that
 gives threads other than the main one an 8 MiB stack (:data:`THREADS_CODE`). Run:
 ``./solution < input > output``, the binary executed in the sandbox (``docs/plain-run.md``,
 "C++").
 
-Prepared once per flag set: a precompiled ``bits/stdc++.h`` (``bits/stdc++.h.gch`` in an
-include directory put first), which g++ uses for a program whose first include is
-``<bits/stdc++.h>`` (most contest programs) and ignores otherwise (another first include, a
-macro defined before it). It changes no output of the compiler: g++ loads the header's parsed
+The program file is read through the build directory's descriptor, never following a link,
+at most the build's ``output_bytes`` (:func:`~evaluator.languages.base.read_program`).
+
+Prepared once per trusted flag set (the defaults, :data:`ONLINE_JUDGE_FLAGS`, the operator's;
+never a problem's own: :mod:`evaluator.languages.builds`): a precompiled ``bits/stdc++.h``
+(``bits/stdc++.h.gch`` in an include directory put first), which g++ uses for a program
+whose first include is ``<bits/stdc++.h>`` (most contest programs) and ignores otherwise
+(another first include, a macro defined before it). It changes no output of the compiler: g++ loads the header's parsed
 state instead of parsing it again (``tests/cpp/test_grading.py`` compares the binaries;
 ``benchmarks/cpp_compile.py`` measures the time).
 """
@@ -25,10 +30,17 @@ import subprocess
 
 from evaluator.sandbox.launcher import START_FAILED, START_FAILED_MARK
 
-from .base import Build, Language, Tool, ToolRun
+from .base import Build, Language, Tool, ToolRun, read_program
+from .flag_rules import GXX
 
-__all__ = ["LANGUAGE", "Cpp"]
+__all__ = ["LANGUAGE", "ONLINE_JUDGE_FLAGS", "Cpp"]
 
+DEFAULT_FLAGS = ("-std=c++17", "-O2")
+ONLINE_JUDGE_FLAGS = (*DEFAULT_FLAGS, "-DONLINE_JUDGE")
+"""A contest judge's build, Codeforces' as open-r1 runs it (piston's ``codeforces`` package,
+``c++17``): the defaults with ``ONLINE_JUDGE`` defined, which contest programs test before
+reading ``input.txt``. ``formats/codeforces.py`` writes it into each of its problems: a flag
+set of the grader's own (:attr:`Cpp.known_flags`)."""
 SOURCE = "solution.cpp"
 BINARY = "solution"
 THREAD_STACK = 8 << 20  # bytes: what glibc gives a thread under a shell's 8 MiB `ulimit -s`
@@ -68,7 +80,9 @@ class Cpp(Language):
     extensions = (".cpp", ".cc", ".cxx")
     fence_tags = ("cpp", "c++", "cxx")
     compiled = True
-    default_flags = ("-std=c++17", "-O2")
+    default_flags = DEFAULT_FLAGS
+    known_flags = (ONLINE_JUDGE_FLAGS,)
+    flag_rule = GXX
 
     @functools.cached_property
     def compiler(self) -> str:
@@ -102,10 +116,11 @@ class Cpp(Language):
         output = run.output.decode("utf-8", "replace")
         if run.status == START_FAILED and output.startswith(START_FAILED_MARK):
             raise OSError(output.strip())  # the grader's set-up: not the program's fault
-        binary = os.path.join(work, BINARY)
-        if run.status == 0 and run.limit is None and os.path.isfile(binary):
-            with open(binary, "rb") as file:
-                return Build(file.read(), output=output, seconds=run.seconds)
+        if run.status == 0 and run.limit is None:
+            binary, why = read_program(work, BINARY, tool.limits.output_bytes)
+            if binary is not None:
+                return Build(binary, output=output, seconds=run.seconds)
+            return Build(None, f"the build left no program: {BINARY!r} is {why}", output)
         message = _failure(run, output, tool)
         timed_out = run.limit == "wall" or message == f"compilation over {_CPU_LIMIT}"
         return Build(None, message, output, run.seconds, timed_out)

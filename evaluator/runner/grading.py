@@ -229,7 +229,9 @@ class GradeOptions:
     wall_slack: float = 1.0
     # Compiled languages (evaluator.languages): flags by language name ({"cpp": "-std=c++20
     # -O2"} or a list) that replace a problem's own ("cpp_flags" in its metadata) and the
-    # language's defaults; and what one build may use (past it, a CE).
+    # language's defaults: the operator's, trusted (given to the compiler as they are, and
+    # prepared for: a problem's own must be shapes evaluator.languages.flag_rules allows);
+    # and what one build may use (past it, a CE).
     compile_flags: Mapping[str, Sequence[str] | str] | None = None
     build_limits: BuildLimits = field(default_factory=BuildLimits)
     # Where a problem's program checker ({"type": "program", "path": P}) must lie: P is read
@@ -239,9 +241,12 @@ class GradeOptions:
 
     def flags_for(self, language: Language, problem: Problem) -> tuple[str, ...]:
         """The build flags of ``language`` on ``problem`` (``ValueError`` if they are not
-        text)."""
-        override = (self.compile_flags or {}).get(language.name)
-        return language.flags(problem.metadata, override)
+        text, or if the problem's own have a flag its language does not take from data)."""
+        return language.flags(problem.metadata, self.operator_flags(language))
+
+    def operator_flags(self, language: Language) -> Sequence[str] | str | None:
+        """The flags these options give ``language`` (the operator's, trusted), or None."""
+        return (self.compile_flags or {}).get(language.name)
 
     def limits_for(self, problem: Problem) -> Limits:
         """The limits ``problem``'s tests run under: its own, else these options'. Computed
@@ -458,8 +463,10 @@ class Grader:
             judging = _Judging(problem, self.options)
             flags = self.options.flags_for(language, problem)
             limits = self.options.limits_for(problem)
+            if self.options.operator_flags(language) is not None:
+                self.builder.trust(language, flags)  # the operator's: prepared for
             building = self.builder.submit(language, code, flags)
-        except ValueError as exc:  # a broken judge spec, or flags that are not text
+        except ValueError as exc:  # a broken judge spec, or flags refused
             outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=clean_message(exc)))
             return
         except OSError as exc:  # no toolchain on this machine

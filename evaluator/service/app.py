@@ -91,6 +91,7 @@ class Service:
         assert self.pool is not None
         if self._builder is None:  # requests run on the event loop's thread: no race
             self._builder = Builder(self.pool.size)
+            piston.trust_runtimes(self._builder)
         return self._builder
 
     async def start(self) -> None:

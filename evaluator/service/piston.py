@@ -21,7 +21,7 @@ package's ``compile`` and ``run`` with our sandbox and our grader:
 
 * the first ``utf8`` file is the program: Python (``python3``, alias ``cf_python3``, no
   compile step) or C++ (``c++``, ``c++0x``, ``c++11``, ``c++14``, ``c++17``, ``c++20`` and
-  their aliases: ``g++ -DONLINE_JUDGE -O2 -std=...``, built once per source); ``version``
+  their aliases: ``g++ -std=... -O2 -DONLINE_JUDGE``, built once per source); ``version``
   ``*`` or one 1.0.0 satisfies;
 * with ``correct_output.txt``, the one test is graded as our ``codeforces`` format grades
   an open-r1/codeforces test (``docs/datasets.md``): ``TIME_LIMIT`` (CPU seconds; else
@@ -72,6 +72,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from evaluator.formats.codeforces import CPP_FLAGS
+from evaluator.languages import get_language
+from evaluator.languages.builds import Builder
 from evaluator.problem import DEFAULT_TIME_LIMIT, Problem, Verdict
 from evaluator.reward.columns import ProblemError, problem_of_record
 from evaluator.runner import GradeResult
@@ -108,7 +110,7 @@ class Runtime:
 
 
 def _cpp(language: str, aliases: tuple[str, ...], std: str | None) -> Runtime:
-    flags = ("-DONLINE_JUDGE", "-O2", *((f"-std={std}",) if std else ()))
+    flags = (*((f"-std={std}",) if std else ()), "-O2", "-DONLINE_JUDGE")
     return Runtime(language, aliases, "cpp", flags)
 
 
@@ -122,7 +124,16 @@ RUNTIMES = (
     Runtime("python3", ("Python 3", "cf_python3"), "python"),
 )
 """The ``codeforces`` package's languages run here (its ``metadata.json``; not Java, Kotlin)."""
-assert set(RUNTIMES[4].flags) == set(CPP_FLAGS)  # c++17: what the codeforces format builds
+assert RUNTIMES[4].flags == CPP_FLAGS  # c++17: what the codeforces format builds
+
+
+def trust_runtimes(builder: Builder) -> None:
+    """Count the runtimes' build flags among the grader's own on ``builder`` (they are this
+    module's, never a client's): their builds, and a graded test's whose problem carries
+    them, share a prepared header."""
+    for runtime in RUNTIMES:
+        if runtime.flags:
+            builder.trust(get_language(runtime.ours), runtime.flags)
 
 
 def _satisfied(selector: str) -> bool:
@@ -496,8 +507,6 @@ async def _run_mode(service: Any, request: Execute, config: Mapping[str, str]) -
     if runtime.ours == "python":
         job = job_request.job(service.settings.memory_limit)
     else:
-        from evaluator.languages import get_language
-
         language = get_language(runtime.ours)
         build = await asyncio.wrap_future(
             service.builder.submit(language, request.program, runtime.flags)

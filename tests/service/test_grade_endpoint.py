@@ -102,3 +102,35 @@ def test_grade_rows_for_humaneval_samples_are_the_clis(server, tmp_path):
     expected = [json.loads(line) for line in out.read_text().splitlines()]
     assert reply.json()["results"] == expected
     assert [row["passed"] for row in expected] == [True, False]
+
+
+def test_a_clients_build_flags_are_data_never_commands(server, tmp_path):
+    """A problem's cpp_flags from a request: a flag that would run a command (``-wrapper``)
+    is a 400 naming the field and the flag, for /grade and /get_reward, and nothing runs
+    (its shell would print ``ran-42``, a number only it computes); allowed flags build."""
+    marker = tmp_path / "open" / "pwned"
+    marker.parent.mkdir()
+    marker.parent.chmod(0o777)
+    hostile = ["-wrapper", f"/bin/sh,-c,touch {marker}; echo ran-$((6*7)); exit 1"]
+    add = '#include <cstdio>\nint main(){long a,b;scanf("%ld %ld",&a,&b);printf("%ld\\n",a+b);}\n'
+    tests = [{"input": "1 2\n", "output": "3\n"}]
+
+    def problem(flags):
+        return {"id": "add", "harness": "stdin", "tests": tests, "metadata": {"cpp_flags": flags}}
+
+    sample = {"question_id": "add", "code_list": [add], "language": "cpp"}
+    reply = server.post("/grade", {"problems": [problem(hostile)], "samples": [sample]})
+    assert reply.status_code == 400, reply.text
+    error = reply.json()["error"]
+    assert "field 'metadata.cpp_flags': '-wrapper' is not a build flag allowed" in error, error
+    fenced = f"```cpp\n{add}```"
+    body = {"query": ["Add." + fenced], "prompts": ["Add."], "labels": [problem(hostile)]}
+    reply = server.post("/get_reward", body)
+    assert reply.status_code == 400, reply.text
+    error = reply.json()["error"]
+    assert "labels[0]" in error and "'-wrapper' is not a build flag allowed" in error, error
+    assert "ran-42" not in server.log.read_text() and not marker.exists()
+    allowed = {"problems": [problem("-std=c++20 -O2 -DLOCAL")], "samples": [sample]}
+    reply = server.post("/grade", allowed)
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["results"][0]["details"][0]["verdict"] == "AC"
