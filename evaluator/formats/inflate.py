@@ -100,9 +100,10 @@ def shared_budget(cap: int = INFLATE_CAP) -> Iterator[InflateBudget]:
     """Every :func:`inflate_zlib` inside the block (this context: the thread, or the task and
     the threads it hands work to with ``asyncio.to_thread``) also counts against one budget,
     so that one request's compressed fields together stay within one bound."""
-    token = _SHARED.set(InflateBudget(cap, scope=" with what else this request inflated"))
+    budget = InflateBudget(cap, scope=" with what else this request inflated")
+    token = _SHARED.set(budget)
     try:
-        yield _SHARED.get()  # type: ignore[misc]
+        yield budget
     finally:
         _SHARED.reset(token)
 
