@@ -35,7 +35,6 @@ JSON of the expected value. The first :data:`PUBLIC_TESTS` tests are public, the
 from __future__ import annotations
 
 import ast
-import gzip
 import json
 import math
 import re
@@ -44,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluator.formats import encode_private_tests
+from evaluator.formats import encode_private_tests, read_records
 from evaluator.harness.conventions import SOLUTION_CLASS
 from evaluator.problem import DEFAULT_TIME_LIMIT, Harness, Problem
 from evaluator.sandbox import Job, Limits, Mode, SandboxPool
@@ -408,7 +407,6 @@ def evalplus_to_lcb(
 
 
 def read_leetcode(path: str | Path) -> list[dict[str, Any]]:
-    """Raw LeetCodeDataset records (``.jsonl`` or ``.jsonl.gz``)."""
-    opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rt") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    """Raw LeetCodeDataset records (``.jsonl`` or ``.jsonl.gz``, inflated within bounds:
+    :func:`~evaluator.formats.read_records`)."""
+    return [record for _, record in read_records(path)]

@@ -44,7 +44,13 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .fields import describe_type, expect_list, expect_str
+from .fields import (
+    checked_memory_limit,
+    checked_time_limit,
+    describe_type,
+    expect_list,
+    expect_str,
+)
 from .limits import seconds
 from .registry import Format, Solution, take_id
 from .testlists import case_list, decode_text
@@ -129,10 +135,11 @@ def time_limit(value: Any) -> float | None:
     if isinstance(value, Mapping):
         whole = _whole(value.get("seconds"), "time_limit.seconds")
         nanos = _whole(value.get("nanos"), "time_limit.nanos")
-        total = whole + nanos / 1e9
-        if total < 0:
-            raise InputError(f"expected a positive duration, got {total:g} s", field="time_limit")
-        return total or None
+        try:
+            total = whole + nanos / 1e9
+        except OverflowError:  # whole numbers past a float's range
+            total = math.inf
+        return None if total == 0 else checked_time_limit(total, "time_limit")
     if value == 0 and not isinstance(value, bool):
         return None  # the proto's unset duration
     return seconds(value, "time_limit")
@@ -148,9 +155,8 @@ def memory_limit(value: Any) -> int | None:
         )
     if amount == 0:
         return None
-    if amount % (1 << 20) == 0:
-        return amount >> 20
-    return math.ceil(amount / 1_000_000)
+    megabytes = amount >> 20 if amount % (1 << 20) == 0 else -(-amount // 1_000_000)
+    return checked_memory_limit(megabytes, "memory_limit_bytes")
 
 
 def _file_name(record: Mapping[str, Any], field: str) -> str | None:

@@ -47,6 +47,7 @@ from ..problem import Harness, Problem, TestCase
 from .errors import InputError
 from .fields import describe_type
 from .limits import megabytes, seconds
+from .record_files import parquet_batches
 from .registry import Format, take_id
 from .testlists import case_list, decode_text
 
@@ -63,7 +64,6 @@ often read ``input.txt`` unless ``ONLINE_JUDGE`` is defined. A flag set of the g
 header."""
 _INPUT_MODES = ("stdio", "file")
 _CACHED_CONTESTS = 2  # contests' generated tests kept in memory (problems come by contest)
-_BATCH_ROWS = 64  # parquet rows decoded at a time
 
 _LINE_END_CR = re.compile(r"\r(?=\n|\Z)")
 
@@ -233,11 +233,11 @@ def _read_tests_file(path: str) -> dict[str, list[TestCase]]:
     grouped: dict[str, list[TestCase]] = {}
     row = 0
     try:
-        table = pq.ParquetFile(path)
+        table = pq.ParquetFile(path, pre_buffer=False)
         missing = [name for name in columns if name not in table.schema_arrow.names]
         if missing:
             raise InputError(f"no column {', '.join(map(repr, missing))}", path=path)
-        for batch in table.iter_batches(batch_size=_BATCH_ROWS, columns=columns):
+        for batch in parquet_batches(path, columns, table):
             ids, inputs, outputs = (batch.column(name).to_pylist() for name in columns)
             for problem_id, given, wanted in zip(ids, inputs, outputs, strict=True):
                 row += 1

@@ -12,11 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..default_limits import memory_limit_fault, time_limit_fault
 from .errors import InputError
 from .record_files import loads_json
 
 __all__ = [
     "argument_position",
+    "checked_memory_limit",
+    "checked_time_limit",
     "describe_type",
     "expect_dict",
     "expect_list",
@@ -79,19 +82,22 @@ def optional_judge(record: Mapping[str, Any]) -> str | dict[str, Any] | None:
 
 
 def optional_time_limit(record: Mapping[str, Any]) -> float | None:
-    """The optional ``time_limit`` field: CPU seconds per test, a positive number."""
+    """The optional ``time_limit`` field: CPU seconds per test, a positive number no larger
+    than :data:`~evaluator.default_limits.MAX_TIME_LIMIT`."""
     value = record.get("time_limit")
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise InputError(
-            f"expected a positive number of seconds, got {value!r}", field="time_limit"
+            f"expected a positive number of seconds, got {describe_type(value)}",
+            field="time_limit",
         )
-    return float(value)
+    return checked_time_limit(value, "time_limit")
 
 
 def optional_memory_limit(record: Mapping[str, Any]) -> int | None:
-    """The optional ``memory_limit`` field: megabytes, a positive integer."""
+    """The optional ``memory_limit`` field: megabytes, a positive integer no larger than
+    :data:`~evaluator.default_limits.MAX_MEMORY_LIMIT`."""
     value = record.get("memory_limit")
     if value is None:
         return None
@@ -101,7 +107,25 @@ def optional_memory_limit(record: Mapping[str, Any]) -> int | None:
         raise InputError(
             f"expected a positive whole number of megabytes, got {value!r}", field="memory_limit"
         )
-    return value
+    return checked_memory_limit(value, "memory_limit")
+
+
+def checked_time_limit(seconds: float, field: str) -> float:
+    """``seconds`` as a test's CPU time limit (a float), or an InputError naming ``field``
+    (not positive, ``Infinity``, past the ceiling:
+    :func:`~evaluator.default_limits.time_limit_fault`)."""
+    fault = time_limit_fault(seconds)
+    if fault is not None:
+        raise InputError(fault, field=field)
+    return float(seconds)
+
+
+def checked_memory_limit(megabytes: int, field: str) -> int:
+    """``megabytes`` as a program's memory limit, or an InputError naming ``field``."""
+    fault = memory_limit_fault(megabytes)
+    if fault is not None:
+        raise InputError(fault, field=field)
+    return megabytes
 
 
 def argument_position(value: Any, field: str) -> int | None:

@@ -1,5 +1,5 @@
 """Time and memory limits as sources write them, read into the problem's units (CPU seconds
-per test, megabytes)."""
+per test, megabytes), each within its ceiling (:mod:`evaluator.default_limits`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from .errors import InputError
-from .fields import describe_type
+from .fields import checked_memory_limit, checked_time_limit, describe_type
 
 __all__ = ["megabytes", "seconds"]
 
@@ -23,15 +23,20 @@ _NONE = frozenset({"", "none", "null", "nan", "n/a", "-"})
 
 def seconds(value: Any, field: str) -> float | None:
     """A time limit: a number of seconds, or a text such as ``"1 second"``, ``"2.5 seconds"``,
-    ``"500 ms"`` (TACO's). None when absent (``None``, ``""``, ``"None"``)."""
-    return _amount(value, field, _SECONDS, "seconds")
+    ``"500 ms"`` (TACO's). None when absent (``None``, ``""``, ``"None"``); an InputError
+    naming ``field`` when not positive or past the ceiling."""
+    amount = _amount(value, field, _SECONDS, "seconds")
+    return None if amount is None else checked_time_limit(amount, field)
 
 
 def megabytes(value: Any, field: str) -> int | None:
     """A memory limit in whole megabytes (rounded up): a number of megabytes, or a text such
     as ``"256 megabytes"``, ``"1 gigabyte"``. None when absent."""
     amount = _amount(value, field, _MEGABYTES, "megabytes")
-    return None if amount is None else max(1, math.ceil(amount - 1e-9))
+    if amount is None:
+        return None
+    checked_memory_limit(amount, field)  # before rounding: math.ceil(inf) would raise
+    return max(1, math.ceil(amount - 1e-9))
 
 
 def _amount(value: Any, field: str, units: dict[str, float], unit: str) -> float | None:
@@ -48,7 +53,5 @@ def _amount(value: Any, field: str, units: dict[str, float], unit: str) -> float
             raise InputError(f"cannot read {value!r} as a number of {unit}", field=field)
         number = float(match.group(1)) * scale
     else:
-        number = float(value)
-    if not (math.isfinite(number) and number > 0):
-        raise InputError(f"expected a positive number of {unit}, got {value!r}", field=field)
-    return number
+        number = float(value) if isinstance(value, float) or abs(value) < 2**1000 else math.inf
+    return number  # checked by the caller, in its unit: positive, within the ceiling

@@ -10,7 +10,8 @@ Only ``question_id`` is required. A problem without tests is read without compla
 reports it as an ERROR verdict), but tests that cannot be decoded are an :class:`InputError`.
 The compressed form is decoded with an unpickler that refuses every class and function, so a
 crafted file cannot run code: a pickle's only way to call anything is to look it up through
-``find_class``. The harness is decided by the tests' ``testtype`` (``stdin`` or
+``find_class``; and it is inflated within a bound (:mod:`.inflate`: 128 times its compressed
+size, at least 32 MiB, at most 1 GiB), so a crafted row cannot take the grader's memory. The harness is decided by the tests' ``testtype`` (``stdin`` or
 ``functional``); tests without one defer to ``metadata.func_name`` (present: functional).
 Graded by LiveCodeBench's rule: the ``lines`` judge for stdin tests, values for call-based
 ones (``docs/datasets.md``).
@@ -41,6 +42,7 @@ from .fields import (
     optional_time_limit,
     solutions_of,
 )
+from .inflate import InflateError, inflate_zlib
 from .record_files import PathLike, loads_json
 from .registry import Format, solutions, take_id
 
@@ -82,13 +84,15 @@ class _NoGlobalsUnpickler(pickle.Unpickler):
 
 
 def _decode_compressed(text: str) -> str:
-    """Undo LiveCodeBench's ``base64(zlib(pickle(json_string)))``; raises ValueError."""
+    """Undo LiveCodeBench's ``base64(zlib(pickle(json_string)))``, the zlib step within its
+    bound (:func:`~.inflate.inflate_zlib`); raises ValueError (:class:`~.inflate.InflateError`
+    past the bound)."""
     try:
         compressed = base64.b64decode(text.strip().encode("ascii"), validate=True)
     except (UnicodeEncodeError, binascii.Error) as exc:
         raise ValueError(f"not base64: {exc}") from None
     try:
-        pickled = zlib.decompress(compressed)
+        pickled = inflate_zlib(compressed)
     except zlib.error as exc:
         raise ValueError(f"not zlib data: {exc}") from None
     try:
@@ -142,6 +146,8 @@ def _parse_tests_text(text: str, field: str) -> Any:
         json_reason = json_error_detail(json_exc)
     try:
         inner = _decode_compressed(text)
+    except InflateError as exc:
+        raise InputError(f"LiveCodeBench's compressed form {exc}", field=field) from None
     except ValueError as exc:
         if text.lstrip().startswith(("[", "{")):
             # Looks like JSON: the JSON error is the useful one.

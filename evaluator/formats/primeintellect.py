@@ -120,7 +120,9 @@ def _limits(meta: Mapping[str, Any]) -> tuple[float | None, int | None]:
             raise InputError(
                 f"expected a number of bytes, got {amount!r}", field="metadata.memory_limit_bytes"
             )
-        memory_limit = megabytes(amount / (1 << 20), "metadata.memory_limit_bytes")
+        # whole bytes divided as integers: a float division of 10**400 would overflow
+        mebibytes = amount / (1 << 20) if isinstance(amount, float) else -(-amount // (1 << 20))
+        memory_limit = megabytes(mebibytes, "metadata.memory_limit_bytes")
     return time_limit, memory_limit
 
 

@@ -40,25 +40,26 @@ A stdin problem's ``judge`` may be a checker spec instead of a judge name:
     Run like a program checker.
 
 All take optional ``time_limit`` (CPU seconds, default 10) and ``memory_limit`` (MB, default
-1024). Checkers are called only for tests whose run ended cleanly: a TLE, RE, MLE or OLE
-keeps its verdict. Expected outputs go only to the checker, never to the candidate's job.
-A python checker's job carries the expected output through a fork server. Its children never
-see it (they are forked from a template that never sees a job), but as a second line of
-defence the grader runs checkers in a pool of their own (one worker, started at the first
-checker call) unless it is given a ``checker_pool``: no server that runs candidates ever holds
-an expected output.
+1024), within the ceilings of a limit from data (:mod:`evaluator.default_limits`: 600 s, 1 TiB;
+past them the spec is broken, an ERROR naming the key). Checkers are called only for tests
+whose run ended cleanly: a TLE, RE, MLE or OLE keeps its verdict. Expected outputs go only to
+the checker, never to the candidate's job. A python checker's job carries the expected output
+through a fork server. Its children never see it (they are forked from a template that never
+sees a job), but as a second line of defence the grader runs checkers in a pool of their own
+(one worker, started at the first checker call) unless it is given a ``checker_pool``: no
+server that runs candidates ever holds an expected output.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import stat
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from evaluator.default_limits import memory_limit_fault, time_limit_fault
 from evaluator.harness.outcome import failure
 from evaluator.problem import Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult, SandboxPool
@@ -148,12 +149,20 @@ def _shipped_program(path: str, checker_dir: str | None) -> bytes:
 
 
 def _limits(spec: dict[str, Any]) -> Limits:
+    """The spec's ``time_limit`` and ``memory_limit``, each within the ceilings of a limit
+    from data (:mod:`evaluator.default_limits`); ValueError naming the key otherwise."""
     cpu = spec.get("time_limit", DEFAULT_CHECKER_LIMITS.time_limit)
     memory = spec.get("memory_limit", DEFAULT_CHECKER_LIMITS.memory_limit)
-    if isinstance(cpu, bool) or not isinstance(cpu, int | float) or not 0 < cpu < math.inf:
+    if isinstance(cpu, bool) or not isinstance(cpu, int | float):
         raise ValueError(f"checker time_limit must be a positive number, not {cpu!r}")
-    if isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0:
+    if isinstance(memory, bool) or not isinstance(memory, int):
         raise ValueError(f"checker memory_limit must be a positive integer (MB), not {memory!r}")
+    for key, fault in (
+        ("time_limit", time_limit_fault(cpu)),
+        ("memory_limit", memory_limit_fault(memory)),
+    ):
+        if fault is not None:
+            raise ValueError(f"checker {key}: {fault}")
     return Limits(time_limit=float(cpu), memory_limit=memory)
 
 

@@ -32,6 +32,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from evaluator.formats import extract_code
+from evaluator.formats.inflate import shared_budget
 from evaluator.languages import get_language
 from evaluator.languages.builds import Builder
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, Verdict
@@ -164,10 +165,14 @@ Handler = Callable[[Service, Any], Awaitable[tuple[Any, str]]]
 
 
 async def _gated(service: Service, handler: Handler, body: Any) -> tuple[Any, str]:
-    """``handler``'s answer, in its turn at the gate."""
+    """``handler``'s answer, in its turn at the gate. What the request's problems hold
+    compressed (LiveCodeBench's private tests) inflates, in all, within one bound
+    (:func:`~evaluator.formats.inflate.shared_budget`, which the threads the handler hands
+    its decoding to share), besides each field's own: a body is never inflated whole."""
     assert service.gate is not None
     async with service.gate.turn():
-        return await handler(service, body)
+        with shared_budget():
+            return await handler(service, body)
 
 
 class _TooLarge(Exception):

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from evaluator.default_limits import MAX_TIME_LIMIT, memory_limit_fault, time_limit_fault
 from evaluator.sandbox.jobs import check_paths
 
 __all__ = [
@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT = 10.0  # seconds: SandboxFusion's default compile and run timeouts
-MAX_TIMEOUT = 600.0  # seconds: a request asking more is refused rather than held
+MAX_TIMEOUT = MAX_TIME_LIMIT  # seconds: a request asking more is refused rather than held
 
 Language = Literal[
     "python", "python2", "cpp", "nodejs", "go", "go_test", "java", "php", "csharp", "bash",
@@ -137,12 +137,16 @@ def _our_error(loc: tuple[str, ...], message: str, value: Any) -> Unprocessable:
 
 
 def _timeout(value: float | None, loc: tuple[str, ...]) -> None:
-    if value is None:
-        return
-    if not math.isfinite(value) or value <= 0:
-        raise _our_error(loc, "expected a positive number of seconds", value)
-    if value > MAX_TIMEOUT:
-        raise _our_error(loc, f"at most {MAX_TIMEOUT:g} seconds on this server", value)
+    fault = None if value is None else time_limit_fault(value)
+    if fault is not None:
+        raise _our_error(loc, fault, value)
+
+
+def _memory(value: int, loc: tuple[str, ...]) -> None:
+    # Not positive: SandboxFusion's "no limit" (this server's own ceiling, serve --memory-limit).
+    fault = memory_limit_fault(value) if value > 0 else None
+    if fault is not None:
+        raise _our_error(loc, fault, value)
 
 
 MAX_FILES = 256
@@ -187,6 +191,7 @@ def _check_limits(request: Any, body: Any) -> None:
     if isinstance(request, RunCodeRequest):
         _timeout(request.run_timeout, ("run_timeout",))
         _timeout(request.compile_timeout, ("compile_timeout",))
+        _memory(request.memory_limit_MB, ("memory_limit_MB",))
         given_files(request)
     elif isinstance(request, SubmitRequest):
         _timeout(request.config.run_timeout, ("config", "run_timeout"))

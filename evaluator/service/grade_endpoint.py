@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any
 
+from evaluator.default_limits import memory_limit_fault, time_limit_fault
 from evaluator.formats import (
     InputError,
     problems_from_records,
@@ -45,7 +46,6 @@ _OPTIONS = {f.name for f in fields(GradeOptions)} & {
 }
 
 
-MAX_TIME_LIMIT = 600.0  # seconds of CPU per test a request may ask
 MIN_MEMORY_LIMIT = 32  # MB: below it the interpreter cannot start, every verdict would be wrong
 
 
@@ -70,24 +70,27 @@ def options_from(body: dict[str, Any]) -> GradeOptions:
 def _number(value: Any, field: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise BadRequest(f"field {field!r}: expected a number, got {type(value).__name__}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an integer past a float's range: over every ceiling
+        return math.inf
 
 
 def _time_limit(value: Any, field: str) -> float:
     seconds = _number(value, field)
-    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIME_LIMIT):
-        raise BadRequest(
-            f"field {field!r}: expected seconds in (0, {MAX_TIME_LIMIT:g}], got {value!r}"
-        )
+    fault = time_limit_fault(seconds)
+    if fault is not None:
+        raise BadRequest(f"field {field!r}: {fault}")
     return seconds
 
 
 def _memory_limit(value: Any, field: str) -> int:
     megabytes = _number(value, field)
-    if not megabytes.is_integer() or not MIN_MEMORY_LIMIT <= megabytes <= 1 << 20:
-        raise BadRequest(
-            f"field {field!r}: expected whole megabytes, at least {MIN_MEMORY_LIMIT}, got {value!r}"
-        )
+    fault = memory_limit_fault(megabytes)
+    if fault is None and not (megabytes.is_integer() and megabytes >= MIN_MEMORY_LIMIT):
+        fault = f"expected whole megabytes, at least {MIN_MEMORY_LIMIT}, got {value!r}"
+    if fault is not None:
+        raise BadRequest(f"field {field!r}: {fault}")
     return int(megabytes)
 
 

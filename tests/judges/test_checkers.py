@@ -122,6 +122,21 @@ def test_a_broken_spec_is_an_error_before_running(grader):
         assert result.tests == []
 
 
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("time_limit", float("inf")), ("time_limit", 1e300), ("memory_limit", 10**12)],
+)
+def test_a_checker_limit_out_of_bounds_is_refused_naming_it(grader, key, value):
+    """Limits a spec gives are a row's data: within the ceilings of a limit from data
+    (:mod:`evaluator.default_limits`), else an ERROR naming the key, nothing run."""
+    judge = python_judge(CHECK, **{key: value})
+    with pytest.raises(ValueError, match=rf"^checker {key}: at most"):
+        build_checker(judge)
+    result = grader.grade(problem(judge), SMALLEST)
+    assert result.verdict is Verdict.ERROR and result.tests == []
+    assert f"checker {key}: at most" in result.message
+
+
 class SpyPool:
     """Delegates to a real pool and records every job submitted."""
 

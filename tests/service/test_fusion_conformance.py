@@ -114,20 +114,21 @@ def test_every_grade_option_is_checked(server, options, field):
 
 
 @pytest.mark.parametrize(
-    ("change", "words"),
+    ("change", "said"),
     [
-        ({"time_limit": 10_000}, "time_limit"),
-        ({"memory_limit": 2}, "memory_limit"),
-        ({"judge": {"type": "program", "path": "/bin/sh"}}, "'program' checker runs outside"),
-        ({"judge": {"type": "codeforces", "code": "print(1)"}}, "'codeforces' checker runs"),
+        # past the ceiling of any limit from data: refused where the record is read
+        ({"time_limit": 10_000}, "problems: record 1: field 'time_limit': at most 600 seconds"),
+        ({"memory_limit": 2}, "problem 'p': field 'memory_limit'"),
+        ({"judge": {"type": "program", "path": "/bin/sh"}}, "problem 'p': a 'program' checker"),
+        ({"judge": {"type": "codeforces", "code": "print(1)"}}, "problem 'p': a 'codeforces'"),
     ],
 )
-def test_a_clients_problem_cannot_ask_for_more_than_the_server_gives(server, change, words):
+def test_a_clients_problem_cannot_ask_for_more_than_the_server_gives(server, change, said):
     problem = {"id": "p", "harness": "stdin", "tests": [{"input": "", "output": "1\n"}], **change}
     body = {"problems": [problem], "samples": [{"id": "p", "code": "print(1)"}]}
     answer = server.post("/grade", body)
     assert answer.status_code == 400, answer.text
-    assert answer.json()["error"].startswith("problem 'p': ") and words in answer.json()["error"]
+    assert answer.json()["error"].startswith(said), answer.json()["error"]
 
 
 def test_trusted_checkers_only_on_a_server_told_to_trust_them(tmp_path):
@@ -351,6 +352,14 @@ CASES: list[dict] = [
         "source": f"{API} RunCodeRequest.run_timeout: float (no bound)",
         "deviation": "timeout-cap",
         "ours": {"status": 422, "json.detail.0.loc": ["body", "run_timeout"]},
+    },
+    {
+        "id": "memory-over-the-ceiling",
+        "body": _run(code="print(1)", memory_limit_MB=10**12),
+        "theirs": {"status": 200, "json.status": "Success"},
+        "source": f"{API} RunCodeRequest.memory_limit_MB: int (no bound)",
+        "deviation": "memory-cap",
+        "ours": {"status": 422, "json.detail.0.loc": ["body", "memory_limit_MB"]},
     },
     {
         "id": "memory-absent",
