@@ -221,8 +221,19 @@ def launch(
             os.chmod(directory, 0o770)
     else:
         user = None  # the grader's own user: no other to switch to
-    wanted = (work, *readable)
-    closed = sorted({os.path.realpath(p) for p in wanted if root and kernel.closed_to_others(p)})
+    # what its user must reach: under a directory closed to others, the way is opened to the
+    # path as named (argv[0] may be a link: a venv's python) and to where it leads. What
+    # lies in ``work`` its group reaches (``work`` is open to it, not to others).
+    inside = os.path.abspath(argv[0]).startswith(os.path.join(os.path.abspath(work), ""))
+    wanted = (work, *readable, *(() if inside else (argv[0],)))
+    closed = sorted(
+        {
+            way
+            for path in wanted
+            if root and kernel.closed_to_others(path)
+            for way in (os.path.abspath(path), os.path.realpath(path))
+        }
+    )
     rlimits = [
         # (name, soft, hard). The CPU limit's hard one a second above: at the soft limit
         # the kernel sends SIGXCPU, which g++'s driver names ("CPU time limit exceeded"),

@@ -285,3 +285,24 @@ def test_a_grader_that_is_not_root_keeps_its_files_and_leaves_no_daemon():
     assert json.loads(verdict) == ["AC", ""], done.stdout
     assert mode == "0o600"
     assert daemons() == []
+
+
+def test_an_interpreter_named_through_a_link_in_a_closed_directory(closed_python):
+    """The grader's interpreter named through a link in the closed directory (a ``current``
+    link to a release, as pyenv's and conda's shims name them): the checker, started with
+    that name, finds it in its mount namespace, and still runs as no one who owns it."""
+    link = Path(closed_python).parents[2] / "current"
+    link.symlink_to(Path(closed_python).parents[1])
+    script = (
+        "import json\n"
+        "from evaluator.judges.checker import build_checker\n"
+        "code = 'import os\\nprint(1 if os.getuid() != 0 else 0)'\n"
+        "checker = build_checker({'type': 'codeforces', 'code': code})\n"
+        "print(json.dumps(checker.run('1\\n', b'1\\n', '1\\n')))\n"
+    )
+    done = subprocess.run(
+        [str(link / "bin" / "python"), "-c", script],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == ["AC", ""], done.stdout
