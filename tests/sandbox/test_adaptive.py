@@ -84,7 +84,7 @@ CHANGES = {
     # What only foreign code sets (issue 51): the kernel's settings and mappings.
     "timer slack": (LIBC + "libc.prctl(29, 12345, 0, 0, 0)\n", "timer slack"),  # PR_SET_
     "process name": (LIBC + "libc.prctl(15, b'renamed', 0, 0, 0)\n", "Name"),
-    "dumpable": (LIBC + "libc.prctl(4, 1, 0, 0, 0)\n", "dumpable"),
+    "dumpable": (LIBC + "libc.prctl(4, 1 - libc.prctl(3, 0, 0, 0, 0), 0, 0, 0)\n", "dumpable"),
     "parent-death signal": (LIBC + "libc.prctl(1, 10, 0, 0, 0)\n", "parent-death signal"),
     "child subreaper": (LIBC + "libc.prctl(36, 1, 0, 0, 0)\n", "child subreaper"),
     "THP disabled": (LIBC + "libc.prctl(41, 1, 0, 0, 0)\n", "THP_enabled"),
