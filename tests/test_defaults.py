@@ -20,7 +20,7 @@ EVALUATOR = ROOT / "evaluator"
 # Where the same number means something else, and what.
 OTHER_MEANINGS = {
     ("evaluator/sandbox/files.py", 1024): "F_SETLEASE, a fcntl command number",
-    ("evaluator/sandbox/inside/state.py", 1024): "bytes of /proc/self/stat read",
+    ("evaluator/sandbox/inside/process.py", 1024): "bytes of /proc/self/stat read",
     ("evaluator/reward/openrlhf.py", 1024): "characters of a prompt's tail searched",
 }
 # The homes of the defaults the commands take at their start: plain constants in modules that

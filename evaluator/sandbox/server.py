@@ -275,8 +275,6 @@ class Server:
                 self.run_program(job, binary)
             else:
                 self.run_job(job)
-            if self._reap_orphans():  # a descendant outlived its child (a profile that allows
-                self.dirty = True  # processes): it may write in the run dir after its cleaning
         if self.heavy_link is not None:
             self.heavy_link.close()
             os.waitpid(self.heavy_pid, 0)
@@ -488,9 +486,12 @@ class Server:
                         job, *headers.with_output(header, fds, limits)
                     )
                 done = first + index + 1 == len(job["inputs"])
-                if done and child is not None:  # the job ends clean: its run dir empty, the
-                    self._finish(child, kill=True)  # child reaped, when the pool hears of it
-                    child = None
+                if done:  # the job ends clean when the pool hears of it (see _settle)
+                    if child is not None:
+                        self._finish(child, kill=True)
+                        child = None
+                    self._give_memfds(fds)  # what the test wrote is read: out, err
+                    self._settle()
                 self._send_result(header, out, err, done=done)
                 if done:  # the pool may send its next job now: no stop to look for
                     return None
@@ -608,9 +609,19 @@ class Server:
         """The frame that ends the job's results; none when the run dir could not be put back
         (``unclean``): the server retires instead, once every result of the job is out, and
         the pool replaces it (see pool._Worker) before the next job."""
+        self._settle()
         if self.unclean is not None:
             raise Retire(self.unclean)
         write_frames(self.resp_fd, DONE)
+
+    def _settle(self) -> None:
+        """Just before the frame that ends a job (its children reaped and its memfds closed
+        by then): its orphans reaped. Nothing of the job is left in the server when the pool
+        hears of its end, so that whoever looks at the server then (the pool's next job,
+        tests/sandbox/test_leaks.py) finds it as it stays until the next job, however late
+        the server runs after that write."""
+        if self._reap_orphans():  # a descendant outlived its child (a profile that allows
+            self.dirty = True  # processes): it may write in the run dir after its cleaning
 
     def _clean_run_dir(self) -> None:
         """Empty the run dir (always listed: a coarse mtime can miss a quick change) and put
@@ -969,10 +980,12 @@ class Server:
         return fds
 
     def _give_memfds(self, fds: list[int]) -> None:
-        """Closed: every child that held them has been reaped."""
+        """Closed: every child that held them has been reaped. ``fds`` is emptied, so that
+        giving the same list again (a job's, in its ``finally``) closes nothing."""
         for fd in fds:
             self.unused.discard(fd)
             os.close(fd)
+        fds.clear()
 
     def _reap_orphans(self) -> bool:
         """Reap descendants that outlived their child (re-parented here: the server is a

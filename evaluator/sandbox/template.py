@@ -518,8 +518,8 @@ class Layout:
     def __init__(self, limits: dict[str, Any], harness_fds: int) -> None:
         # below _HIGH_FD, where the template parks what it receives before the moves
         program = min(max(int(limits["open_files"]), 16), _HIGH_FD - 8 - harness_fds)
-        # the harness's, plus two for /proc/self/stat{,m} in a batch child
-        self.count = harness_fds + 2
+        # the harness's, plus the /proc/self files a batch child reads (state.ProcFiles)
+        self.count = harness_fds + state.ProcFiles.COUNT
         self.files = 3 + program + self.count  # the child's RLIMIT_NOFILE
         self.top = self.files - 1
         self.reports = self.top
@@ -530,11 +530,11 @@ class Layout:
         return self.top - k
 
     def targets(self) -> list[int]:
-        return [0, 1, 2] + [self.at(k) for k in range(self.count - 2)]
+        return [0, 1, 2] + [self.at(k) for k in range(self.count - state.ProcFiles.COUNT)]
 
     def move(self, fd: int) -> int:
         """``fd`` (opened where the kernel put it) moved into the harness's range, below
-        the received ones (at most two: /proc/self/stat and statm)."""
+        the received ones (at most the /proc/self files of state.ProcFiles)."""
         target = self.spare
         self.spare += 1
         os.dup2(fd, target, inheritable=False)

@@ -4,6 +4,8 @@ child. Verdicts are those of a child per test."""
 
 from __future__ import annotations
 
+import platform
+
 import pytest
 
 from evaluator.problem import Harness, Problem, TestCase, Verdict
@@ -11,6 +13,8 @@ from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation, Job, Limits
 
 PID = "import os\nprint(input(), os.getpid())\n"
+
+LIBC = "import ctypes\nlibc = ctypes.CDLL(None)\n"
 
 # Programs that change what a later test in the same process would find, and the name the
 # child gives the change (a substring of RunResult.changed).
@@ -53,7 +57,78 @@ CHANGES = {
     "trace function": ("import sys\nsys.settrace(lambda *a: None)\n", "trace"),
     "switch interval": ("import sys\nsys.setswitchinterval(0.5)\n", "switch interval"),
     "memory kept": ("import re\nre._cache['kept'] = bytearray(64 << 20)\n", "memory"),
+    "asynchronous generator hooks": (
+        "import sys\nsys.set_asyncgen_hooks(firstiter=print)\n",
+        "asynchronous generator hooks",
+    ),
+    "coroutine origin tracking": (
+        "import sys\nsys.set_coroutine_origin_tracking_depth(5)\n",
+        "coroutine origin tracking",
+    ),
+    "codec registered": (
+        "import codecs\ncodecs.register(lambda name: None)\n",
+        "codec search functions",
+    ),
+    "codec error handler": (
+        "import codecs\ncodecs.register_error('kept', lambda error: ('', error.end))\n",
+        "codec error handlers",
+    ),
+    "signal wake-up descriptor": (
+        "import os, signal\nr, w = os.pipe()\nos.set_blocking(w, False)\nsignal.set_wakeup_fd(w)\n",
+        "signal wake-up descriptor",
+    ),
+    "scheduling policy": (
+        "import os\nos.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))\n",
+        "scheduling attributes",
+    ),
+    # What only foreign code sets (issue 51): the kernel's settings and mappings.
+    "timer slack": (LIBC + "libc.prctl(29, 12345, 0, 0, 0)\n", "timer slack"),  # PR_SET_
+    "process name": (LIBC + "libc.prctl(15, b'renamed', 0, 0, 0)\n", "Name"),
+    "dumpable": (LIBC + "libc.prctl(4, 1 - libc.prctl(3, 0, 0, 0, 0), 0, 0, 0)\n", "dumpable"),
+    "parent-death signal": (LIBC + "libc.prctl(1, 10, 0, 0, 0)\n", "parent-death signal"),
+    "child subreaper": (LIBC + "libc.prctl(36, 1, 0, 0, 0)\n", "child subreaper"),
+    "THP disabled": (LIBC + "libc.prctl(41, 1, 0, 0, 0)\n", "THP_enabled"),
+    "signal ignored in C": (LIBC + "libc.signal(10, 1)\n", "SigIgn"),  # SIGUSR1, SIG_IGN
+    "seccomp filter": (
+        LIBC + "allow = ctypes.c_uint64(0x7FFF0000_00000006)  # BPF_RET | BPF_K: allow\n"
+        "program = (ctypes.c_ulong * 2)(1, ctypes.addressof(allow))\n"
+        "assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP\n",
+        "Seccomp_filters",
+    ),
+    "locked memory": (
+        LIBC + "page = ctypes.create_string_buffer(4096)\nassert libc.mlock(page, 4096) == 0\n",
+        "VmLck",
+    ),
+    "page kept": (
+        LIBC + "libc.mmap.restype = ctypes.c_void_p\n"
+        "assert libc.mmap(None, 4096, 3, 0x22, -1, 0) not in (None, 2**64 - 1)\n",
+        "memory mappings",
+    ),
+    "machine-check policy": (LIBC + "libc.prctl(33, 1, 1, 0, 0)\n", "machine-check"),
+    "signal stack": (
+        LIBC + "stack = ctypes.create_string_buffer(1 << 16)\n"
+        "assert libc.sigaltstack(ctypes.byref((ctypes.c_ulong * 3)("
+        "ctypes.addressof(stack), 0, 1 << 16)), None) == 0\n",
+        "signal stack",
+    ),
+    "POSIX timer": (
+        LIBC
+        + "timer = ctypes.c_int()\nassert libc.timer_create(1, None, ctypes.byref(timer)) == 0\n",
+        "POSIX timers",
+    ),
 }
+# set_tid_address, ioprio_set, set_mempolicy (MPOL_LOCAL) by their numbers on this machine
+_NUMBERS = {"x86_64": (218, 251, 238), "aarch64": (96, 30, 237)}.get(platform.machine())
+if _NUMBERS is not None:
+    _TID, _IOPRIO, _MEMPOLICY = _NUMBERS
+    CHANGES["TID address"] = (
+        LIBC + f"kept = ctypes.c_int()\nlibc.syscall({_TID}, ctypes.byref(kept))\n",
+        "TID address",
+    )
+    CHANGES["I/O priority"] = (LIBC + f"libc.syscall({_IOPRIO}, 1, 0, 3 << 13)\n", "I/O priority")
+    CHANGES["memory policy"] = (LIBC + f"libc.syscall({_MEMPOLICY}, 4, None, 0)\n", "memory policy")
+if platform.machine() == "x86_64":  # arch_prctl(ARCH_SET_GS): a register nothing else uses
+    CHANGES["GS base"] = (LIBC + "libc.syscall(158, 0x1001, 0x5EC7E7)\n", "GS base")
 
 # Programs that change nothing a fresh child would not undo: one child runs every test.
 UNCHANGED = {
@@ -72,6 +147,13 @@ UNCHANGED = {
     "stack size": "import threading\nthreading.stack_size(1 << 26)\n",
     # run by the test's own exit path, as at interpreter exit: none is left for the next test
     "atexit handler": "import atexit\natexit.register(print, 'at exit')\n",
+    # memory the allocators keep or give back, as a fresh child running the test would
+    "allocations": "a = sorted(map(str, range(300000)))\nb = {x: [x] for x in a[::3]}\n",
+    "deep C recursion": (
+        "import sys\nsys.setrecursionlimit(10**6)\na = []\n"
+        "for _ in range(30000):\n    a = [a]\nrepr(a)\n"
+    ),
+    "new extension modules": "import hashlib, pickle, unicodedata\n",
 }
 
 
@@ -218,3 +300,58 @@ def test_memory_error_in_a_thread_is_the_memory_limit(pool, isolation):
     assert result.verdict is Verdict.MLE, result
     caught = "import threading\ndef f():\n    raise ValueError('no')\nt = threading.Thread(target=f)\nt.start()\nt.join()\nprint(1)\n"
     assert Grader(options, pool=pool).grade(problem, caught).verdict is Verdict.AC
+
+
+# Process state the kernel keeps, set through ctypes in one test and read back in the next
+# (issue 51): each program prints "fresh" unless an earlier test of its process left the value.
+TIMER_SLACK = """import ctypes
+libc = ctypes.CDLL(None)
+if libc.prctl(30, 0, 0, 0, 0) == 12345:  # PR_GET_TIMERSLACK
+    print("carried")
+else:
+    libc.prctl(29, 12345, 0, 0, 0)  # PR_SET_TIMERSLACK
+    print("fresh")
+"""
+FIXED_PAGE = """import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+ADDRESS = 1 << 40
+# PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE: 4 KiB of its own
+if libc.mmap(ADDRESS, 4096, 3, 0x22 | 0x100000, -1, 0) == ADDRESS:
+    ctypes.c_int.from_address(ADDRESS).value = 42
+    print("fresh")
+elif ctypes.get_errno() == errno.EEXIST:
+    print("carried", ctypes.c_int.from_address(ADDRESS).value)
+else:
+    print("no page", ctypes.get_errno())
+"""
+
+
+@pytest.mark.parametrize("code", [TIMER_SLACK, FIXED_PAGE], ids=["timer-slack", "fixed-page"])
+def test_kernel_state_a_test_leaves_gets_the_verdicts_of_test_isolation(pool, code):
+    """Adaptive isolation's promise for stdin programs: the verdicts of a child per test, also
+    for state the interpreter does not hold (a prctl value, a page mapped at a fixed address)."""
+    problem = Problem("leak", Harness.STDIN, [TestCase(f"{i}\n", "fresh\n") for i in range(3)])
+    verdicts = {}
+    for isolation in (Isolation.TEST, Isolation.ADAPTIVE):
+        result = Grader(GradeOptions(isolation=isolation), pool=pool).grade(problem, code)
+        verdicts[isolation] = [test.verdict for test in result.tests]
+    assert verdicts[Isolation.TEST] == [Verdict.AC] * 3
+    assert verdicts[Isolation.ADAPTIVE] == verdicts[Isolation.TEST]
+
+
+@pytest.mark.parametrize("isolation", list(Isolation))
+def test_what_a_process_cannot_read_back_is_refused(pool, isolation):
+    """Two settings no check could compare (the process cannot read them back): the profile
+    refuses them at every level, so that no test leaves them for the next."""
+    code = (
+        "import ctypes, errno\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "def refused(result):\n"
+        "    return result == -1 and ctypes.get_errno() == errno.EPERM\n"
+        "print(refused(libc.prctl(59, 0, 0, 0, 0)))  # PR_SET_SYSCALL_USER_DISPATCH, off\n"
+        "print(refused(libc.syscall(446, -1, 0)))  # landlock_restrict_self\n"
+    )
+    (run,) = pool.run(Job(code=code, inputs=[""], isolation=isolation)).runs
+    assert run.stdout == b"True\nTrue\n", run.stderr

@@ -10,7 +10,8 @@ grader, outside the sandbox).
 - :mod:`.harness`: one test (stdin, call-based or assertion) and its report;
 - :mod:`.batch`: a batch child's loop over a submission's tests, each input received when its
   test starts;
-- :mod:`.state`: what a stdin test may leave behind (adaptive isolation's check);
+- :mod:`.state`: what a stdin test may leave behind (adaptive isolation's check), and
+  :mod:`.process`, its half that reads what the kernel keeps for the process;
 - :mod:`.split` and :mod:`.plain`: a split assertion test's two processes and the plain data
   they exchange.
 """

@@ -199,7 +199,7 @@ def _script_tests(brief: dict[str, Any], channel: Channel, run_dir: str, snapsho
     code, program, last = brief["code"], brief["program"], brief["count"] - 1
     overlay = harness.builtins_with(brief.get("names"))
     adaptive = brief.get("isolation") == "adaptive"
-    baseline = state.Baseline(snapshot, adaptive, channel.program_fds)
+    baseline = state.Baseline(snapshot, adaptive, channel.program_fds, run_dir)
     # The server empties the run dir, puts it and the stdio memfds back as made, and writes a
     # test's input file before announcing the test (and reads an output file after its
     # report): nothing of an earlier test's files or marks is left for this one to see.

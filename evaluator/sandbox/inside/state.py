@@ -8,8 +8,11 @@ compares the rest of the interpreter's global state with what it was before the 
 Anything else that changed (builtins, ``sys`` attributes, other modules' globals, imported
 modules replaced or removed, threads started, signal handlers or timers, ``atexit`` handlers,
 audit hooks, the working directory, the umask, the environment, open descriptors, the locale,
-the priority, a hard resource limit lowered, memory kept by the process) makes the child stop: the server runs the rest of
-the tests in a fresh child. A module imported for the first time is not a change.
+the priority, a hard resource limit lowered, memory kept by the process, asynchronous-generator
+hooks, the codec registry, the signal wake-up descriptor, and what the
+kernel keeps for the process: its settings and its memory mappings, :mod:`.process`) makes the
+child stop: the server runs the rest of the tests in a fresh child. A module imported for the
+first time is not a change.
 
 Module globals are compared through CPython 3.11's dict version tags (bumped by every
 insertion, replacement or deletion), read with ctypes, and only a dict whose tag moved is
@@ -33,6 +36,8 @@ import select
 import sys
 import time
 from typing import Any
+
+from evaluator.sandbox.inside import process
 
 # sys attributes every test sets afresh (the harness's streams, PyErr_Print's last_*).
 _PER_TEST_SYS = frozenset(
@@ -112,6 +117,8 @@ class Snapshot:
         self.sys_values = [sys.__dict__[key] for key in self.sys_keys]
         self.module_names = [name for name in sys.modules if name != "__main__"]
         self.module_objects = [sys.modules[name] for name in self.module_names]
+        self.codec_search, self.codec_errors = _codec_registries()
+        self.mappings = process.template_layout()
 
     def tags(self) -> list[int]:
         return list(map(_CELL_VALUE, self.cells))
@@ -143,7 +150,13 @@ class Baseline:
     """A batch child's global state before its first test, and the per-test reset. With
     ``adaptive`` False (submission isolation) only the reset is used."""
 
-    def __init__(self, snapshot: Snapshot, adaptive: bool, program_fds: range = range(0)) -> None:
+    def __init__(
+        self,
+        snapshot: Snapshot,
+        adaptive: bool,
+        program_fds: range = range(0),
+        run_dir: str = "",
+    ) -> None:
         self.recursion_limit = sys.getrecursionlimit()  # the environment's, set by the child
         self.int_max_str_digits = sys.get_int_max_str_digits()
         self.gc = (gc.isenabled(), gc.get_threshold(), gc.get_debug())
@@ -166,7 +179,12 @@ class Baseline:
         for fd in program_fds or range(resource.getrlimit(resource.RLIMIT_NOFILE)[0]):
             self.fds.register(fd, 0)
         self.open_fds = self._open_fds()
-        self.memory = self._data_pages()
+        self.status = process.Status(PROC.status)
+        self.memory = self.status.pages(b"VmData")
+        self.settings = process.settings(PROC.timers)
+        self.mappings = process.Mappings(
+            snapshot.mappings, self.status, PROC.maps, PROC.stat, run_dir
+        )
 
     # -- before a test ---------------------------------------------------------------------
 
@@ -203,8 +221,9 @@ class Baseline:
         this child."""
         if AUDIT_HOOKS_ADDED[0]:
             return "an audit hook was added"
-        if threads_started():  # again: an atexit handler or __del__ may have started one
-            return "threads were started"
+        status = self.status.again()  # read once: threads, settings, memory
+        if threads_started(status.number(b"Threads")):  # again: an atexit handler or
+            return "threads were started"  # __del__ may have started one
         snapshot = self.snapshot
         if snapshot.tags() != self.tags:
             for namespace in snapshot.namespaces:
@@ -223,12 +242,20 @@ class Baseline:
             return "resource limits"  # a hard limit lowered: only a fresh child has it back
         if self._open_fds() != self.open_fds:
             return "open file descriptors"
-        memory = self._data_pages()
+        return self._process_changed(status, imported)
+
+    def _process_changed(self, status: process.Status, imported: bool) -> str | None:
+        """What the kernel keeps for the process (:mod:`.process`) and the memory it holds."""
+        if what := process.first_setting_changed(self.settings, process.settings(PROC.timers)):
+            return f"process settings ({what})"
+        if (what := self.status.first_change(status)) is not None:
+            return f"process status ({what})"
+        memory = status.pages(b"VmData")
         if imported:  # a module's own data stays in a fresh child that imports it too
             self.memory = max(self.memory, memory)
         elif memory - self.memory > MEMORY_SLACK // _PAGE:
             return "memory kept by the process"
-        return None
+        return self.mappings.changed(status, imported)
 
     def _lists(self) -> dict[str, list[int]]:
         """Mutable containers whose content matters (compared by the identity of items)."""
@@ -245,6 +272,14 @@ class Baseline:
         threading = sys.modules.get("threading")
         if threading is not None:
             found["threading atexit"] = threading._threading_atexits
+        snapshot = self.snapshot
+        if snapshot.codec_search is not None:
+            found["codec search functions"] = snapshot.codec_search
+        if snapshot.codec_errors is not None:
+            found["codec error handlers"] = [
+                *snapshot.codec_errors,
+                *snapshot.codec_errors.values(),
+            ]
         return {name: list(items) for name, items in found.items()}  # items by identity
 
     def _values(self) -> dict[str, Any]:
@@ -263,6 +298,9 @@ class Baseline:
             "umask": umask,
             "priority": os.getpriority(os.PRIO_PROCESS, 0),
             "argv list": _Same([sys.argv, sys.orig_argv]),
+            "asynchronous generator hooks": _Same(list(sys.get_asyncgen_hooks())),
+            "coroutine origin tracking": sys.get_coroutine_origin_tracking_depth(),
+            "signal wake-up descriptor": _wakeup_fd(),
         }
         locale = sys.modules.get("_locale")
         if locale is not None:
@@ -276,17 +314,6 @@ class Baseline:
     def _open_fds(self) -> list[tuple[int, int]]:
         """Descriptors that are open (poll flags every closed one with POLLNVAL)."""
         return [(fd, bool(events & select.POLLNVAL)) for fd, events in self.fds.poll(0)]
-
-    @staticmethod
-    def _data_pages() -> int:
-        """Pages of data the process holds (``/proc/self/statm``'s data field), read through
-        a descriptor opened before confinement; 0 where there is none."""
-        if STATM_FD is None:
-            return 0
-        try:
-            return int(os.pread(STATM_FD, 128, 0).split()[5])
-        except (OSError, ValueError, IndexError):
-            return 0
 
 
 _RLIMITS = tuple(
@@ -332,26 +359,34 @@ def _hard_limits(limits: list[tuple[int, int]]) -> list[int]:
 def _kernel_threads() -> int:
     """The threads the kernel counts in this process (``/proc/self/stat``'s num_threads: a
     thread exists there from the moment it is cloned); 1 where it cannot be read."""
-    if STAT_FD is None:
-        return 1
     try:
-        fields = os.pread(STAT_FD, 1024, 0).rpartition(b")")[2].split()
-        return int(fields[17])
-    except (OSError, ValueError, IndexError):
+        return int(process.stat_fields(PROC.stat)[17])
+    except (ValueError, IndexError):
         return 1
 
 
-STATM_FD: int | None = None  # set by the child before it confines itself
-STAT_FD: int | None = None
+class ProcFiles:
+    """The ``/proc/self`` files a batch child reads (opened by :func:`open_proc_files`)."""
+
+    COUNT = 4  # the harness's descriptors they take (template.Layout)
+
+    def __init__(self) -> None:
+        self.stat: int | None = None
+        self.status: int | None = None
+        self.maps: int | None = None
+        self.timers: int | None = None
+
+
+PROC = ProcFiles()
 AUDIT_HOOKS_ADDED = [False]  # set by the harness's audit hook: a program's hook sees later tests
 
 
 def open_proc_files(place: Any) -> None:
-    """Open ``/proc/self/statm`` and ``/proc/self/stat`` while the child can (Landlock
-    forbids /proc after confinement); ``place(fd)`` moves each where the harness keeps its
-    descriptors and says where."""
-    global STATM_FD, STAT_FD
-    STATM_FD, STAT_FD = _open("/proc/self/statm", place), _open("/proc/self/stat", place)
+    """Open the ``/proc/self`` files the checks read (``stat``, ``status``, ``maps``,
+    ``timers``) while the child can (Landlock forbids /proc after confinement); ``place(fd)``
+    moves each where the harness keeps its descriptors and says where."""
+    for name in ("stat", "status", "maps", "timers"):
+        setattr(PROC, name, _open(f"/proc/self/{name}", place))
 
 
 def _open(path: str, place: Any) -> int | None:
@@ -361,10 +396,13 @@ def _open(path: str, place: Any) -> int | None:
         return None
 
 
-def threads_started() -> bool:
+def threads_started(kernel_threads: int | None = None) -> bool:
     """Whether the program started any thread (running or ended): Python's threads, or any
-    thread of the process that has used CPU (ctypes' ``pthread_create`` too)."""
-    if _thread._count() or _kernel_threads() > 1:
+    thread of the process that has used CPU (ctypes' ``pthread_create`` too).
+    ``kernel_threads``: the threads the kernel counts, if the caller has read them."""
+    if kernel_threads is None:
+        kernel_threads = _kernel_threads()
+    if _thread._count() or kernel_threads > 1:
         return True
     threading = sys.modules.get("threading")
     if threading is not None and repr(threading._counter.__self__) != _COUNTER_AT_START:
@@ -473,3 +511,30 @@ def _first_difference(before: dict[str, Any], now: dict[str, Any]) -> str | None
         if before.get(key) != now.get(key):
             return key
     return None
+
+
+def _wakeup_fd() -> int:
+    """The signal wake-up descriptor (``signal.set_wakeup_fd``), read by setting none: a
+    test that set one ends its child anyway."""
+    try:
+        return _signal.set_wakeup_fd(-1)
+    except ValueError:  # only the main thread may (the harness runs in it)
+        return -1
+
+
+def _codec_registries() -> tuple[list[Any] | None, dict[str, Any] | None]:
+    """The interpreter's codec search functions and error handlers (``codecs.register``,
+    ``codecs.register_error``): found once, in the template, as the list that holds
+    ``encodings``' search function and the dict that holds the ``strict`` handler."""
+    import codecs
+
+    encodings = sys.modules.get("encodings")
+    search = getattr(encodings, "search_function", None)
+    lists = [o for o in gc.get_referrers(search) if type(o) is list] if search else []
+    strict = codecs.lookup_error("strict")
+    dicts = [
+        o
+        for o in gc.get_referrers(strict)
+        if type(o) is dict and o.get("strict") is strict and "surrogateescape" in o
+    ]
+    return (lists[0] if len(lists) == 1 else None), (dicts[0] if len(dicts) == 1 else None)
