@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from evaluator.default_limits import memory_limit_fault, time_limit_fault
@@ -47,6 +47,13 @@ _OPTIONS = {f.name for f in fields(GradeOptions)} & {
 
 
 MIN_MEMORY_LIMIT = 32  # MB: below it the interpreter cannot start, every verdict would be wrong
+
+
+def trusted_checker_dir(trust_checkers: bool) -> str | None:
+    """Where a client's program checker may lie (:attr:`GradeOptions.checker_dir`): a server
+    told to trust its clients' checkers (``--trust-checkers``) runs one from any path, still
+    confined as every trusted program is; else none runs."""
+    return "/" if trust_checkers else None
 
 
 def options_from(body: dict[str, Any]) -> GradeOptions:
@@ -169,6 +176,7 @@ def plan(body: Any, *, trust_checkers: bool = False) -> tuple[GradingRun, list[s
     if not isinstance(body, dict):
         raise BadRequest(f"expected a JSON object, got {type(body).__name__}")
     options = options_from(body)
+    options = replace(options, checker_dir=trusted_checker_dir(trust_checkers))
     records = _records(body, "samples")
     problem_format = body.get("format")
     if problem_format is not None and not isinstance(problem_format, str):

@@ -63,6 +63,7 @@ def grader_for(service: Any, *, early_exit: bool, time_limit: float | None = Non
                 memory_limit=service.settings.memory_limit,
                 wall_factor=1.0,  # as CodeReward: a slow program costs its limit + 0.5 s
                 wall_slack=0.5,
+                checker_dir=grade_endpoint.trusted_checker_dir(service.settings.trust_checkers),
             )
             if time_limit is not None:
                 options = replace(options, time_limit=time_limit)

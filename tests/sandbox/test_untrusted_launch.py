@@ -188,18 +188,27 @@ def test_a_rows_checker_through_code_reward_is_confined(closed_python, host_file
 
 def test_a_clients_checker_on_a_trusting_server_is_confined(closed_python, host_file, tmp_path):
     """``mcevaluate serve --trust-checkers``, its interpreter closed to others: a client's
-    checker still runs confined (trusting a checker means running it, not giving it root)."""
-    problem = {
-        "id": "p", "harness": "stdin", "tests": [{"input": "12\n", "output": "2 6\n"}],
-        "judge": {"type": "codeforces", "code": attack(str(host_file))},
-    }  # fmt: skip
-    body = {"problems": [problem], "samples": [{"id": "p", "code": ANSWER}]}
-    env = {"PATH": f"{Path(closed_python).parent}:{os.environ['PATH']}"}
-    server = start_server(tmp_path, "--workers", "1", "--trust-checkers", env=env)
+    checkers, a codeforces one and a program at any path (the operator trusts its clients'
+    checkers), still run confined (trusting a checker means running it, not giving it root)."""
+    program = tmp_path / "checker.py"
+    program.write_text(f"#!{closed_python}\n{attack(str(host_file))}sys.exit(1 if worked else 0)\n")
+    program.chmod(0o755)
+    tests = [{"input": "12\n", "output": "2 6\n"}]
+    judges = {
+        "cf": {"type": "codeforces", "code": attack(str(host_file))},
+        "program": {"type": "program", "path": str(program)},
+    }
+    problems = [
+        {"id": id, "harness": "stdin", "tests": tests, "judge": j} for id, j in judges.items()
+    ]
+    samples = [{"id": id, "code": ANSWER} for id in judges]
+    body = {"problems": problems, "samples": samples}
+    server = start_server(tmp_path, "--workers", "1", "--trust-checkers", python=closed_python)
     try:
         answer = server.post("/grade", body)
         assert answer.status_code == 200, answer.text
-        assert answer.json()["results"][0]["graded_list"] == [True], answer.text
+        graded = [r["graded_list"] for r in answer.json()["results"]]
+        assert graded == [[True], [True]], answer.text
     finally:
         assert server.stop()
     assert unchanged(host_file)

@@ -64,13 +64,15 @@ class Server:
         return sorted(p.name for p in self.tmp.iterdir())
 
 
-def start_server(tmp: Path, *args: str, env: dict[str, str] | None = None) -> Server:
+def start_server(
+    tmp: Path, *args: str, env: dict[str, str] | None = None, python: str = sys.executable
+) -> Server:
     port = free_port()
     sandbox_tmp = tmp / "tmp"
     sandbox_tmp.mkdir()
     log = tmp / "server.log"
     environment = {**os.environ, "TMPDIR": str(sandbox_tmp), **(env or {})}
-    command = [sys.executable, "-m", "evaluator.cli", "serve", "--port", str(port), *args]
+    command = [python, "-m", "evaluator.cli", "serve", "--port", str(port), *args]
     with open(log, "wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
     server = Server(f"http://127.0.0.1:{port}", process, sandbox_tmp, log)
