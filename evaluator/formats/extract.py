@@ -1,7 +1,7 @@
 """Extracting the program from a model's raw answer.
 
 The rule follows LiveCodeBench (``lcb_runner/utils/extraction_utils.py``): the program is the
-**last** fenced code block of the answer, whatever its language tag (```` ```python ````,
+**last** non-empty fenced code block of the answer, whatever its language tag (```` ```python ````,
 ```` ```py ````, ```` ```Python3 ```` or a bare ```` ``` ````). Before looking for fences,
 reasoning is removed:
 
@@ -16,7 +16,8 @@ Fallbacks, where we knowingly differ from or extend LiveCodeBench:
 * no fence at all -> ``None`` ("no code"; LiveCodeBench returns ``""``, the same verdict);
 * an unterminated final fence -> the text after it (LiveCodeBench would instead take the
   text between the last two fence lines, i.e. the previous *prose*, or nothing);
-* an empty or whitespace-only block -> ``None``;
+* an empty or whitespace-only last block -> the last block before it that holds code, as
+  verl's ``prime_code`` takes it (LiveCodeBench takes the empty one: no code); none -> ``None``;
 * a fence indented inside a list item -> its indentation is removed from the block's lines,
   so the program does not fail with ``IndentationError``;
 * a fence line with a language tag inside an open block starts a new block (models sometimes
@@ -119,14 +120,11 @@ def extract_program(text: str) -> tuple[str | None, str | None]:
     try:
         if not isinstance(text, str):
             return None, None
-        blocks = _fenced_blocks(strip_reasoning(text))
-        if not blocks:
-            return None, None
-        info, lines = blocks[-1]
-        code = "\n".join(lines)
-        if not code.strip():
-            return None, None
-        words = info.split()
-        return code, (words[0].lower() if words else None)
+        for info, lines in reversed(_fenced_blocks(strip_reasoning(text))):
+            code = "\n".join(lines)
+            if code.strip():
+                words = info.split()
+                return code, (words[0].lower() if words else None)
+        return None, None
     except Exception:  # pragma: no cover - defensive: extraction must never break grading
         return None, None

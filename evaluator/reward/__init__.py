@@ -26,7 +26,7 @@
   (``trainer_state``, ``log_extra``, ``log_metric``) are recognised and never taken for
   columns.
 
-The code is the last fenced block of the answer after ``<think>`` sections are removed
+The code is the last non-empty fenced block of the answer after ``<think>`` sections are removed
 (:func:`~evaluator.formats.extract.extract_code`). Its language is the row's ``language``
 column, else ``CodeReward(language=...)``, else the fence's tag (```` ```cpp ````), else
 Python (:func:`~evaluator.languages.program_language`); a C++ program is built once per

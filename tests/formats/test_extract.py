@@ -58,6 +58,15 @@ def test_no_code() -> None:
     assert extract_code(None) is None  # type: ignore[arg-type]
 
 
+def test_an_empty_last_block_gives_way_to_the_code_before_it() -> None:
+    """Issue 55: an answer whose last fence is empty (a doubled closing fence, an empty
+    block after the program) is graded on the program before it, not NO_CODE."""
+    assert extract_code(f"{block('print(1)')}\n{block('')}") == "print(1)"
+    assert extract_code(f"{block('print(1)')}\n{FENCE}\n{FENCE}\n") == "print(1)"
+    assert extract_code(f"{block('print(1)')}\n{block('  ', lang='')}\n{block('')}") == "print(1)"
+    assert extract_code(f"{block('')}\n{block('')}") is None
+
+
 def test_unterminated_final_fence_takes_the_rest() -> None:
     text = f"{block('print(1)')}\nRevised:\n{FENCE}python\nprint(2)\n"
     assert extract_code(text) == "print(2)\n"
