@@ -64,11 +64,10 @@ PRELOAD = [
     "time",
     "typing",
 ]
-# Third-party modules imported up front where installed (the platforms extra installs them):
-# small, and imported by many contest programs (sortedcontainers is LeetCode's one documented
-# library: LeetCodeDataset's preamble imports SortedList for its newer problems). Imported in
-# each child instead, it cost every such program 5-7 ms, so grading got slower as these
-# packages were installed (benchmarks/speed/environment.py measures it).
+# Third-party modules imported up front where installed: small, and imported by many contest
+# programs (a sorted list and dict). Imported in each child instead, one cost every program
+# that uses it 5-7 ms, so grading slowed down as packages were installed (the platforms
+# extra); benchmarks/speed/environment.py measures it.
 PRELOAD_IF_INSTALLED = ["sortedcontainers"]
 MAX_FDS = 64  # a child's descriptors: stdio, reports, controls, spares, the brief
 PROGRAM_DIR = "program"  # beside run/ in the worker's directory: the job's program file
