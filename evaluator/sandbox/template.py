@@ -64,6 +64,11 @@ PRELOAD = [
     "time",
     "typing",
 ]
+# Third-party modules imported up front where installed: small, and imported by many contest
+# programs (a sorted list and dict). Imported in each child instead, one cost every program
+# that uses it 5-7 ms, so grading slowed down as packages were installed (the platforms
+# extra); benchmarks/speed/environment.py measures it.
+PRELOAD_IF_INSTALLED = ["sortedcontainers"]
 MAX_FDS = 64  # a child's descriptors: stdio, reports, controls, spares, the brief
 PROGRAM_DIR = "program"  # beside run/ in the worker's directory: the job's program file
 _HIGH_FD = 200  # received descriptors are moved above the child's fixed layout first
@@ -91,7 +96,7 @@ class Template:
         self.heavy: list[str] = list(config.get("heavy", []))
         self.info: dict[str, Any] = {"template_pid": os.getpid()}
         self.server_pid = os.getppid()  # every child's parent (CLONE_PARENT)
-        _preload(PRELOAD + list(config.get("preload", [])))
+        _preload(PRELOAD + PRELOAD_IF_INSTALLED + list(config.get("preload", [])))
         for name in PRELOAD:  # their star names made once here, not in each child that
             harness.star_names(name)  # a job gives them to (Job.names)
         # Namespaces, then the children's own user (before the Landlock ruleset: a directory

@@ -71,7 +71,8 @@ DEVIATIONS = {
         Deviation(
             "preloaded-modules",
             "The standard modules contest programs use (json, re, collections, decimal, "
-            "statistics, ...; the pool's preload list) are already in sys.modules: importing "
+            "statistics, ...; the pool's preload list; sortedcontainers where installed) are "
+            "already in sys.modules: importing "
             "them costs nothing and runs no import-time code.",
             _fixed(b"[True, True, True, True]\n"),
         ),

@@ -83,3 +83,14 @@ def test_leetcodes_names_cost_a_child_no_import():
 
     needed = set(LEETCODE_NAMES.star) | set(LEETCODE_NAMES.modules)
     assert needed - set(PRELOAD) == {"sys"}  # sys: every interpreter has it
+
+
+def test_leetcodes_library_costs_a_child_no_import(pool):
+    """sortedcontainers (LeetCode's one documented library), where installed, is imported by
+    the fork template: a program that imports it pays nothing, so grading does not slow down
+    as the platforms extra is installed. The child finds it in sys.modules before any import."""
+    pytest.importorskip("sortedcontainers")
+    code = "import sys\nprint('sortedcontainers' in sys.modules)\n"
+    code += "from sortedcontainers import SortedList\nprint(list(SortedList([3, 1, 2])))\n"
+    result = pool.run(Job(code, [""]))
+    assert result.runs[0].stdout == b"True\n[1, 2, 3]\n"
