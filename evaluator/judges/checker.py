@@ -16,7 +16,8 @@ A stdin problem's ``judge`` may be a checker spec instead of a judge name:
 ``{"type": "program", "path": P}``
     An executable following testlib's convention ``P input.txt output.txt answer.txt``,
     run in a fresh temp dir (its working directory) that holds those three files and a copy
-    of the executable (read once, when the judge is built: at most :data:`PROGRAM_BYTES`).
+    of the executable (read once, when the judge is built: a regular file of one link, at
+    most :data:`PROGRAM_BYTES`).
     ``P`` is a file the problem ships: relative to the directory the grader is given for
     checkers (``checker_dir``: ``mcevaluate grade``'s problems file's, ``--checker-dir``), and
     inside it once every link is followed; any other path (``/bin/sh``, ``../x``) is refused,
@@ -54,13 +55,13 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
 from evaluator.default_limits import memory_limit_fault, time_limit_fault
 from evaluator.harness.outcome import failure
+from evaluator.languages.base import read_program
 from evaluator.problem import Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult, SandboxPool
 
@@ -134,17 +135,11 @@ def _shipped_program(path: str, checker_dir: str | None) -> bytes:
     real = os.path.realpath(os.path.join(base, path))
     if os.path.commonpath([base, real]) != base:
         raise ValueError(f"program checker {path!r} is outside the checker directory {base}")
-    try:
-        fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
-    except OSError as exc:
-        raise ValueError(f"program checker {path!r}: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or not info.st_mode & 0o111:
-            raise ValueError(f"program checker {path!r} is not an executable file")
-        program = file.read(PROGRAM_BYTES + 1)
-    if len(program) > PROGRAM_BYTES:
-        raise ValueError(f"program checker {path!r} is over {PROGRAM_BYTES >> 20} MiB")
+    program, why = read_program(os.path.dirname(real), os.path.basename(real), PROGRAM_BYTES)
+    if program is None:
+        raise ValueError(f"program checker {path!r}: {why}")
+    if not os.stat(real, follow_symlinks=False).st_mode & 0o111:
+        raise ValueError(f"program checker {path!r} is not an executable file")
     return program
 
 

@@ -48,13 +48,12 @@ class ConfinedTool:
     """A :class:`~evaluator.languages.base.Tool`: runs a compiler through the grader's
     launcher (:func:`evaluator.sandbox.launcher.launch`, which says how it is confined) under
     ``limits``, reading the toolchain and ``readable``, writing only its build directory; a
-    set ``stop`` ends the run at once; ``user``: the uid and gid a root grader runs it as
+    set ``stop`` ends the run at once. A root grader runs it as its unprivileged user
     (:func:`~evaluator.sandbox.launcher.trusted_user`)."""
 
     limits: BuildLimits
     readable: tuple[str, ...] = ()
     stop: threading.Event | None = None
-    user: tuple[int, int] | None = None
 
     def __call__(self, argv: list[str], work: str) -> ToolRun:
         limits = TrustedLimits(
@@ -66,7 +65,7 @@ class ConfinedTool:
         with tempfile.TemporaryFile() as output:  # unlinked: the compiler cannot name it
             run = launch(
                 argv, work, limits, out=output, err=output,
-                readable=self.readable, user=self.user, stop=self.stop,
+                readable=self.readable, stop=self.stop,
             )  # fmt: skip
             output.seek(0)
             text = output.read(self.limits.message_bytes)
@@ -97,7 +96,6 @@ class Builder:
         self._prepared = {}
         self._trusted: set[tuple[str, tuple[str, ...]]] = set()
         self._stop = threading.Event()
-        self._user = trusted_user()  # a root grader's builds run as a user that owns nothing
         self._lock = threading.Lock()
         self._closed = False
         self.built = 0  # builds run (not answered from the cache)
@@ -184,7 +182,7 @@ class Builder:
         self, language: Language, source: str, flags: tuple[str, ...], limits: BuildLimits
     ) -> Build:
         extra, readable = self._prepared_for(language, flags)
-        tool = ConfinedTool(limits, (*language.toolchain_paths, *readable), user=self._user)
+        tool = ConfinedTool(limits, (*language.toolchain_paths, *readable))
         with tempfile.TemporaryDirectory(prefix="build-", dir=self._directory()) as work:
             build = language.build(source, (*flags, *extra), work, tool)
         with self._lock:
@@ -195,7 +193,7 @@ class Builder:
         with self._lock:
             if self._root is None:
                 self._root = tempfile.mkdtemp(prefix="mcbuild-", dir=self._tmp_dir)
-                if self._user is not None:
+                if trusted_user() is not None:  # builds run as a user that owns nothing
                     os.chmod(self._root, 0o711)  # the way to the builds (not their listing)
             return self._root
 
@@ -229,7 +227,7 @@ class Builder:
     def _prepare(self, language: Language, flags: tuple[str, ...], future: Future) -> None:
         try:
             directory = tempfile.mkdtemp(prefix="prepared-", dir=self._directory())
-            tool = ConfinedTool(PREPARE_LIMITS, language.toolchain_paths, self._stop, self._user)
+            tool = ConfinedTool(PREPARE_LIMITS, language.toolchain_paths, self._stop)
             future.set_result((language.prepare(flags, directory, tool), directory))
         except BaseException as exc:  # noqa: BLE001 - builds go on without it
             future.set_exception(exc)

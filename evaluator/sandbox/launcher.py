@@ -32,7 +32,7 @@ other programs can be:
   :func:`trusted_filter`) but running programs; a program that keeps the grader's user
   (a grader that is not root) is also refused changing its files' mode, owner, times and
   attributes, which Landlock does not cover;
-- its user: a root grader always runs it as an unprivileged user of its own (``user``, see
+- its user: a root grader always runs it as an unprivileged user of its own (see
   :func:`trusted_user`: it owns nothing on the host, not even ``work``, which is root's and
   open to its group), never as uid 0. Where a path it needs lies under a directory others
   may not search (an interpreter in root's ``0700`` home), a private mount namespace opens
@@ -200,27 +200,22 @@ def launch(
     out: IO[Any],
     err: IO[Any],
     readable: Sequence[str] = (),
-    user: tuple[int, int] | None = None,
     stop: threading.Event | None = None,
 ) -> Launched:
     """Run ``argv`` (its first item an absolute path) in the directory ``work`` under
     ``limits``, confined as the module says, its stdout and stderr to the open files ``out``
     and ``err`` (the same file for both if the caller likes). ``readable``: paths it may read
-    and execute beyond :data:`TOOLCHAIN_PATHS`; ``user``: the uid and gid a root grader runs
-    it as (default :func:`trusted_user`; ``work`` and every directory in it are then made
-    root's, open to that group); ``stop``: once set, the run is killed (limit
-    ``"stopped"``). Never raises for what the program does; ``OSError`` if the wrapper
-    cannot be started."""
+    and execute beyond :data:`TOOLCHAIN_PATHS`; ``stop``: once set, the run is killed (limit
+    ``"stopped"``). A root grader runs it as :func:`trusted_user` (``work`` and every
+    directory in it are then made root's, open to that group). Never raises for what the
+    program does; ``OSError`` if the wrapper cannot be started."""
     cpu = max(1, int(limits.time_limit + 0.999))
-    root = os.geteuid() == 0
+    user = trusted_user()  # None: the grader is not root and keeps its own user
+    root = user is not None
     if root:
-        user = user or trusted_user()
-        assert user is not None
         for directory, _, _ in os.walk(work):
             os.chown(directory, 0, user[1])
             os.chmod(directory, 0o770)
-    else:
-        user = None  # the grader's own user: no other to switch to
     # what its user must reach: under a directory closed to others, the way is opened to the
     # path as named (argv[0] may be a link: a venv's python) and to where it leads. What
     # lies in ``work`` its group reaches (``work`` is open to it, not to others).

@@ -602,13 +602,12 @@ def test_a_build_runs_as_a_user_that_owns_nothing(host_file):
     run as a build is run: it is not root, and a root-owned host file is out of its reach."""
     from evaluator.languages.base import BuildLimits
     from evaluator.languages.builds import ConfinedTool
-    from evaluator.sandbox.launcher import trusted_user
 
     path, before = host_file
     with tempfile.TemporaryDirectory(prefix="mcbuild-") as root:
         os.chmod(root, 0o711)
         work = tempfile.mkdtemp(dir=root)
-        tool = ConfinedTool(BuildLimits(), user=trusted_user())
+        tool = ConfinedTool(BuildLimits())
         who = tool(["/usr/bin/id", "-u"], work)
         changed = tool(["/usr/bin/chmod", "4777", path], work)
         made = tool(["/usr/bin/touch", "made"], work)

@@ -21,7 +21,6 @@ from evaluator.judges.checker import build_checker
 from evaluator.languages import BuildLimits, get_language
 from evaluator.languages.builds import ConfinedTool
 from evaluator.problem import Verdict
-from evaluator.sandbox.launcher import trusted_user
 from tests.as_nobody import NOBODY, run_as_nobody
 
 SECRET = "launcher-secret-7c1f"
@@ -156,7 +155,7 @@ def test_a_build_cannot_read_a_file_beyond_the_toolchain(secret):
     cpp = get_language("cpp")
     source = f'#include "{secret}"\nint main() {{}}\n'
     with tempfile.TemporaryDirectory() as work:
-        tool = ConfinedTool(BuildLimits(), user=trusted_user())
+        tool = ConfinedTool(BuildLimits())
         build = cpp.build(source, cpp.default_flags, work, tool)
     assert not build.ok
     assert f"{secret}: Permission denied" in build.output, build.output
@@ -168,7 +167,7 @@ def test_a_build_tool_gets_no_network_and_no_file_beyond_its_own(listeners, secr
     the toolchain, nothing written outside its directory."""
     script = _shell_probe(listeners, secret)
     with tempfile.TemporaryDirectory() as work:
-        run = ConfinedTool(BuildLimits(), user=trusted_user())(["/bin/bash", "-c", script], work)
+        run = ConfinedTool(BuildLimits())(["/bin/bash", "-c", script], work)
         assert os.path.isfile(os.path.join(work, "own"))
     output = run.output.decode()
     assert run.status == 0 and run.limit is None, run
@@ -181,11 +180,11 @@ def test_a_build_tool_gets_no_network_and_no_file_beyond_its_own(listeners, secr
 
 NOT_ROOT = """
 import os, sys, tempfile
-from evaluator.sandbox.launcher import TrustedLimits, launch, trusted_user
+from evaluator.sandbox.launcher import TrustedLimits, launch
 with tempfile.TemporaryDirectory() as work, tempfile.TemporaryFile() as out:
     os.chmod(work, 0o755)  # the launcher's work, as a grader's
     limits = TrustedLimits(time_limit=5.0, memory_limit=512, output_bytes=1 << 20, wall_limit=60.0)
-    run = launch(["/bin/bash", "-c", sys.argv[1]], work, limits, out=out, err=out, user=trusted_user())
+    run = launch(["/bin/bash", "-c", sys.argv[1]], work, limits, out=out, err=out)
     out.seek(0)
     print("uid", os.geteuid(), "status", run.status, "limit", run.limit)
     print(out.read().decode(), end="")

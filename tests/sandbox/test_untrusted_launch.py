@@ -217,8 +217,9 @@ def test_a_clients_checker_on_a_trusting_server_is_confined(closed_python, host_
 
 def test_a_program_checker_is_a_file_the_problem_ships(tmp_path):
     """A program checker's path names a file in the checker directory (the problems
-    file's): ``/bin/sh``, whose input would be a script from the test data, and a link out
-    of the directory are refused before anything runs; the problem's own file runs."""
+    file's): ``/bin/sh``, whose input would be a script from the test data, a link out of
+    the directory and a hard link (a second name for a file that may lie outside) are
+    refused before anything runs; the problem's own file runs."""
     shipped = tmp_path / "checkers"
     shipped.mkdir()
     good = shipped / "pair.py"
@@ -228,8 +229,15 @@ def test_a_program_checker_is_a_file_the_problem_ships(tmp_path):
     )
     good.chmod(0o755)
     (shipped / "escape").symlink_to("/bin/sh")
+    elsewhere = Path(tempfile.mkdtemp(prefix="mc-elsewhere-")) / "host-tool"
+    elsewhere.write_text("#!/bin/sh\nexit 0\n")
+    elsewhere.chmod(0o755)
+    os.link(elsewhere, shipped / "hard")  # a second name, inside, for a file outside
     rows, samples = tmp_path / "p.jsonl", tmp_path / "s.jsonl"
-    paths = {"good": "checkers/pair.py", "shell": "/bin/sh", "link": "checkers/escape"}
+    paths = {
+        "good": "checkers/pair.py", "shell": "/bin/sh", "link": "checkers/escape",
+        "hard": "checkers/hard",
+    }  # fmt: skip
     with open(rows, "w") as out, open(samples, "w") as answers:
         for name, path in paths.items():
             problem = {
@@ -249,6 +257,9 @@ def test_a_program_checker_is_a_file_the_problem_ships(tmp_path):
     for name in ("shell", "link"):
         assert results[name]["verdict"] == "ERROR", results[name]
         assert "outside the checker directory" in results[name]["message"]
+    assert results["hard"]["verdict"] == "ERROR", results["hard"]
+    assert "a hard link" in results["hard"]["message"]
+    shutil.rmtree(elsewhere.parent)
 
 
 def test_a_builds_daemon_does_not_outlive_it(host_file):
