@@ -24,7 +24,6 @@ Usage: ``python benchmarks/serve_throughput.py [--completions 128] [--workers 2]
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 import threading
@@ -38,7 +37,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "speed"))
 sys.path.insert(0, str(HERE))
 
-from rl_reward import TESTS, call_ours, columns, make_completions, make_tests  # noqa: E402
+from rl_reward import (  # noqa: E402
+    TESTS,
+    call_ours,
+    columns,
+    ground_truth,
+    make_completions,
+    make_tests,
+)
 from side_by_side import (  # noqa: E402
     Server,
     medians,
@@ -51,16 +57,6 @@ from side_by_side import (  # noqa: E402
 from evaluator import CodeReward  # noqa: E402
 
 STRATEGIES = ["verl-run-code", "ours-batch", "ours-in-process"]
-
-
-def ground_truth(tests, problem: str) -> str:
-    """verl's prime_code ground truth: inputs and outputs, and fn_name for call-based."""
-    inputs = [i for i, _ in tests[problem]]
-    outputs = [o for _, o in tests[problem]]
-    truth: dict[str, Any] = {"inputs": inputs, "outputs": outputs}
-    if problem == "evens":
-        truth["fn_name"] = "evens"
-    return json.dumps(truth)
 
 
 def run_verl(server: Server, completions, tests) -> list[float]:

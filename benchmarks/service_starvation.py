@@ -37,7 +37,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import requests
 
@@ -46,7 +45,15 @@ sys.path.insert(0, str(HERE / "speed"))
 sys.path.insert(0, str(HERE))
 
 import side_by_side  # noqa: E402
-from rl_reward import TESTS, Completion, call_ours, columns, make_completions, make_tests  # noqa: E402
+from rl_reward import (  # noqa: E402
+    TESTS,
+    Completion,
+    call_ours,
+    columns,
+    ground_truth,
+    make_completions,
+    make_tests,
+)
 
 from evaluator import CodeReward  # noqa: E402
 
@@ -77,17 +84,6 @@ def with_loops(completions: list[Completion], share: float) -> list[Completion]:
             completion = replace(completion, text=text, code=code, passes=0)
         made.append(completion)
     return made
-
-
-def ground_truth(tests, problem: str) -> str:
-    """verl's prime_code ground truth: inputs and outputs, and fn_name for call-based."""
-    truth: dict[str, Any] = {
-        "inputs": [i for i, _ in tests[problem]],
-        "outputs": [o for _, o in tests[problem]],
-    }
-    if problem == "evens":
-        truth["fn_name"] = "evens"
-    return json.dumps(truth)
 
 
 def run_verl(url: str, completions, tests, timeout: float) -> list[float]:

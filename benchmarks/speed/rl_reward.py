@@ -143,6 +143,18 @@ def columns(completions: list[Completion], tests) -> dict[str, list[Any]]:
     }
 
 
+def ground_truth(tests, problem: str) -> str:
+    """verl's prime_code ground truth of a problem: inputs and outputs, and fn_name for the
+    call-based one."""
+    truth: dict[str, Any] = {
+        "inputs": [i for i, _ in tests[problem]],
+        "outputs": [o for _, o in tests[problem]],
+    }
+    if problem == "evens":
+        truth["fn_name"] = "evens"
+    return json.dumps(truth)
+
+
 # -- strategies ----------------------------------------------------------------------------------
 
 

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError, Future
 from dataclasses import replace
@@ -260,6 +261,17 @@ class _Worker:
             )
 
 
+_LIVE_POOLS: weakref.WeakSet[SandboxPool] = weakref.WeakSet()
+
+
+def _forget_parents_pools() -> None:
+    for pool in list(_LIVE_POOLS):
+        pool._forget_parent()
+
+
+os.register_at_fork(after_in_child=_forget_parents_pools)
+
+
 def _pin(pid: int, cpu: int) -> None:
     try:
         os.sched_setaffinity(pid, {cpu})
@@ -365,6 +377,17 @@ class SandboxPool:
         with self._lock:
             for index, worker in enumerate(workers):
                 self._add_thread(index, worker, lasting=True)
+        _LIVE_POOLS.add(self)
+
+    def _forget_parent(self) -> None:
+        """In a child forked from the pool's process (a fork ``ProcessPoolExecutor``, as verl's
+        reward managers make per batch): the parent's threads do not exist here and its
+        servers are the parent's, so the copy starts empty, with fresh locks and queue, and
+        starts its own servers as jobs come (:meth:`_grow`). Without it a job queued here
+        waited for threads that were never there."""
+        self._queue = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads, self._idle, self._queued = {}, 0, 0
 
     def _spawn(self, index: int) -> _Worker:
         return _Worker(

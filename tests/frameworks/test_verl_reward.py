@@ -354,3 +354,34 @@ def test_a_missing_solution_raises():
             )
         with pytest.raises(TypeError, match="decoded response"):
             asyncio.run(verl_compute_score_async("x", solution, truth))
+
+
+def test_prime_reward_managers_fresh_process_pool_after_the_parent_graded():
+    """verl's ``PrimeRewardManager`` scores each batch in a fresh fork ``ProcessPoolExecutor``
+    (``run_reward_scoring``) calling ``verl_compute_score`` once per sample. The trainer
+    process has graded before (its shared reward's pool is warm), so every worker is forked
+    with a copy of that pool: each must grade with servers of its own. Before, every sample
+    waited out verl's 300 s timeout and scored 0."""
+    from verl.workers.reward_manager.prime import run_reward_scoring
+
+    cases = [sample for sample in SAMPLES if LOOP not in sample[1]]
+    sources, responses, truths = (list(column) for column in zip(*cases, strict=True))
+    direct = verl_compute_score_batch(sources, responses, truths)  # the parent's pool, warm
+    assert shared_reward().grader is not None and 1.0 in direct and 0.0 in direct
+    for _ in range(2):  # two batches: two fresh executors
+        scores = _with_deadline(
+            60, run_reward_scoring, verl_compute_score, responses, truths, sources, None, 3
+        )
+        assert scores == direct
+    assert verl_compute_score_batch(sources, responses, truths) == direct  # the parent goes on
+
+
+def _with_deadline(seconds: float, function, *args):
+    """``function(*args)`` in a thread, failing the test (not hanging it) past ``seconds``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    runner = ThreadPoolExecutor(1)
+    try:
+        return runner.submit(function, *args).result(timeout=seconds)
+    finally:
+        runner.shutdown(wait=False)
