@@ -85,7 +85,8 @@ class CodeReward:
 
     ``mode``: ``"binary"`` or ``"fraction"``; ``no_code_penalty``: the reward of an answer
     without code; ``options``: grading defaults (RL defaults when None); ``workers``: fork
-    servers of the pool this reward makes (default: CPU cores); ``pool``: a pool to share
+    servers of the pool this reward makes (default: CPU cores), of which ``started`` start
+    with it (default all; the rest as calls overlap); ``pool``: a pool to share
     instead; ``log_metric``: called as ``log_metric(name, value)`` after each
     call (TRL's ``log_metric`` keyword, when TRL passes one, is used as well);
     ``time_limit``/``memory_limit``: defaults (CPU seconds per test, MB) for problems that set
@@ -126,6 +127,7 @@ class CodeReward:
         on_bad_problem: str = "raise",
         problems: ProblemCache | None = None,
         grader: Grader | None = None,
+        started: int | None = None,
     ) -> None:
         if on_bad_problem not in BAD_PROBLEM_ACTIONS:
             raise ValueError(
@@ -152,6 +154,7 @@ class CodeReward:
             options = replace(options, memory_limit=int(memory_limit))
         self.options = options
         self.workers = workers
+        self.started = started
         self.log_metric = log_metric
         self.metric_prefix = metric_prefix
         self.cache_size = max(1, cache_size)
@@ -208,7 +211,7 @@ class CodeReward:
                 elif self._pool is not None:
                     self._grader = Grader(self.options, pool=self._pool)
                 else:
-                    self._grader = Grader(self.options, workers=self.workers)
+                    self._grader = Grader(self.options, workers=self.workers, started=self.started)
                 if self._pool is None:  # what this reward started, it stops
                     self._close_at_exit()
             return self._grader

@@ -359,10 +359,13 @@ class Grader:
         checker_pool: SandboxPool | None = None,
         precompiled_headers: bool = True,
         builder: Builder | None = None,
+        started: int | None = None,
     ) -> None:
+        """``started``: of its own pool's ``workers``, the servers started now (default all;
+        the others start when jobs overlap: :class:`SandboxPool`'s ``start``)."""
         self.options = options or GradeOptions()
         self._own_pool = pool is None
-        self.pool = pool if pool is not None else SandboxPool(workers=workers, profile=profile)
+        self.pool = pool if pool is not None else SandboxPool(workers, profile, start=started)
         # Python checkers run here; a separate pool keeps expected outputs out of the fork
         # servers that run candidates (default: the same pool, see evaluator.judges.checker).
         # Python checkers see expected outputs: never in the servers that fork candidates.

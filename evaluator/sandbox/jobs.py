@@ -75,11 +75,15 @@ class Limits:
     down to the fork server's check (its wire dict has the same keys): ``time_limit``
     seconds of CPU, ``memory_limit`` MB, ``wall_limit`` seconds of wall clock, a backstop
     against sleeping or blocked programs (verdicts are by CPU time; ``None`` means
-    :func:`wall_backstop`). What a run measured keeps its own names (``RunResult.cpu_time``,
-    ``wall_time``, ``peak_memory_kb``)."""
+    :func:`wall_backstop`). A wall limit leaves out the time the program waited for a CPU
+    (a loaded machine never ends a CPU-bound program within its CPU limit), unless
+    ``wall_counts_wait``: a deadline a client set (SandboxFusion's ``run_timeout``). What a
+    run measured keeps its own names (``RunResult.cpu_time``, ``wall_time``,
+    ``peak_memory_kb``)."""
 
     time_limit: float = DEFAULT_TIME_LIMIT  # seconds of CPU per test
     wall_limit: float | None = None  # seconds
+    wall_counts_wait: bool = False  # the wall limit is a deadline: load counts against it
     memory_limit: int = DEFAULT_MEMORY_LIMIT  # MB: RLIMIT_DATA (heap and anonymous maps; not
     # RLIMIT_AS, see docs)
     output_bytes: int = 64 << 20  # stdout and stderr each (RLIMIT_FSIZE on their memfds)

@@ -842,9 +842,10 @@ class Server:
         RLIMIT_DATA is only a backstop), else with the CPU check."""
         time_limit = limits["time_limit"]
         wall_limit = limits["wall_limit"] or wall_backstop(time_limit)
-        # the default backstop leaves out the time the program waited for a CPU; a wall limit
-        # the caller gave (a service's run timeout, a reward's tight one) is wall time
-        starved = _STARVED_CAP - 1 if limits["wall_limit"] is None else 0
+        # a wall limit (the default backstop, a reward's tight 1x + 0.5 s) leaves out the time
+        # the program waited for a CPU, unless the caller made it a deadline (a service's
+        # run timeout): a CPU-bound program within its CPU limit is never ended by load
+        starved = 0 if limits.get("wall_counts_wait") else _STARVED_CAP - 1
         if starved and child.queued[0] != start_wall:  # the wait before the test: not the test's
             child.queued = (start_wall, _queued(child, partner))
         queued = child.queued[1]
@@ -1009,8 +1010,8 @@ class Server:
 
 _INBOX = 256 << 10
 _EXEC_STATUSES = frozenset({"not_started"})
-# The wall-clock backstop leaves out a test's run-queue wait, up to this many backstops of
-# wall time in all (a program starved that long still ends)
+# A wall limit leaves out a test's run-queue wait, up to this many wall limits in all (a
+# program starved that long still ends)
 _STARVED_CAP = 10
 _REPORT_ROOM = 1 << 20  # a report's header, beyond its value (bounded by the memory limit)
 DONE = b""  # the frame that ends a job's results

@@ -100,6 +100,7 @@ class RunCode:
         return Limits(
             time_limit=self.run_timeout,
             wall_limit=self.run_timeout,
+            wall_counts_wait=True,  # a client's deadline, as SandboxFusion's asyncio timeout
             memory_limit=self.memory_limit or default_memory_limit,
         )
 

@@ -452,3 +452,19 @@ def test_killed_worker_costs_no_result():
         thread.join(60)
         assert pending == [[1.0] * 12]
         assert reward.grader.pool.restarts >= 1
+
+
+def test_a_reward_started_with_one_server_grows_as_calls_overlap():
+    """``started=1`` (the shared reward's: a per-sample framework calls from short-lived
+    processes, one sample at a time) starts one fork server; overlapping work starts the
+    others, up to ``workers``."""
+    with CodeReward(workers=2, started=1) as reward:
+        assert reward([""], [fenced(RIGHT)], None, tests=[SUM_TESTS]) == [1.0]
+        pool = reward.grader.pool
+        assert len(pool._threads) == 1
+        slow = (
+            "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
+        )
+        rewards = reward([""] * 4, [fenced(slow + RIGHT)] * 4, None, tests=[SUM_TESTS] * 4)
+        assert rewards == [1.0] * 4 and len(pool._threads) == 2
+    assert shared_reward().started == 1

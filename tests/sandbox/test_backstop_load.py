@@ -7,7 +7,8 @@ The load is made deterministic: four busy loops pinned to the core the pool's on
 (its server, and the children it forks) is pinned to, so the program gets at most a fifth
 of that core and needs over five times its CPU time in wall time, past the ``2 x limit + 1
 s`` backstop (before the run-queue wait was left out, both CPU-bound programs below ended
-by the backstop: TLE "wall").
+by the backstop: TLE "wall"). The same holds for a wall limit the caller gives, unless it is a
+client's deadline (`Limits.wall_counts_wait`).
 """
 
 from __future__ import annotations
@@ -85,10 +86,24 @@ def test_a_sleeping_program_still_ends_by_the_backstop(loaded_pool):
     assert 3.0 <= run.wall_time < 10.0 and run.cpu_time < LIMIT
 
 
-def test_a_wall_limit_the_caller_gives_stays_wall_time(loaded_pool):
-    """SandboxFusion's ``run_timeout`` (or a reward's tight wall limit) is wall time: load
+def test_a_tight_wall_limit_the_caller_gives_leaves_out_the_wait_too(loaded_pool):
+    """A reward's tight wall limit (``CodeReward``: 1x the CPU limit + 0.5 s) is no deadline
+    for a CPU-bound program within its CPU limit: on a loaded machine it finishes (before:
+    "wall-clock backstop after 6.52 s (CPU 3.28 s)" on a 6 s limit); a sleeping one still
+    ends by it, at its wall time."""
+    limits = Limits(time_limit=LIMIT, wall_limit=LIMIT + 0.5)
+    run = loaded_pool.run(Job(NEAR_LIMIT, [""], limits=limits)).runs[0]
+    assert run.limit is None and run.clean_exit, (run.limit, run.wall_time, run.cpu_time)
+    assert run.wall_time > LIMIT + 0.5 and run.stdout == b"done\n"
+    run = loaded_pool.run(Job(SLEEP, [""], limits=limits)).runs[0]
+    assert run.limit is LimitHit.WALL, (run.limit, run.wall_time, run.cpu_time)
+    assert LIMIT + 0.5 <= run.wall_time < 3.0
+
+
+def test_a_deadline_the_caller_gives_stays_wall_time(loaded_pool):
+    """SandboxFusion's ``run_timeout`` is a client's deadline (``wall_counts_wait``): load
     counts against it."""
-    limits = Limits(time_limit=LIMIT, wall_limit=3.0)
+    limits = Limits(time_limit=LIMIT, wall_limit=3.0, wall_counts_wait=True)
     run = loaded_pool.run(Job(NEAR_LIMIT, [""], limits=limits)).runs[0]
     assert run.limit is LimitHit.WALL, (run.limit, run.wall_time, run.cpu_time)
     assert run.wall_time < 5.0 and run.cpu_time < 0.8
