@@ -28,6 +28,7 @@ import os
 import shutil
 import tempfile
 import threading
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -88,17 +89,27 @@ class Builder:
         self.prepare = prepare
         self.keep_bytes = keep_bytes
         self._tmp_dir = tmp_dir
+        self._workers = max(1, workers)
+        self._trusted: set[tuple[str, tuple[str, ...]]] = set()
+        self._closed = False
+        self.built = 0  # builds run (not answered from the cache)
+        self._start_empty()
+        _LIVE_BUILDERS.add(self)
+
+    def _start_empty(self) -> None:
+        """No builds, no directory, fresh threads and locks. Also what a copy forked into a
+        child (a fork process pool's worker) starts from: the parent's build threads do not
+        exist there (a build queued behind them never ran), its unfinished builds never
+        finish there, and its directory is the parent's (the child's exit must not remove
+        it)."""
         self._root: str | None = None
-        self._executor = ThreadPoolExecutor(max(1, workers), thread_name_prefix="build")
+        self._executor = ThreadPoolExecutor(self._workers, thread_name_prefix="build")
         self._builds: collections.OrderedDict[str, Future[Build]] = collections.OrderedDict()
         self._sizes: dict[str, int] = {}
         self._prepared: dict[tuple[str, tuple[str, ...]], Future[tuple[tuple[str, ...], str]]]
         self._prepared = {}
-        self._trusted: set[tuple[str, tuple[str, ...]]] = set()
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._closed = False
-        self.built = 0  # builds run (not answered from the cache)
 
     def submit(
         self,
@@ -248,6 +259,17 @@ class Builder:
                 if old in self._sizes and old != key:
                     total -= self._sizes.pop(old)
                     del self._builds[old]
+
+
+_LIVE_BUILDERS: weakref.WeakSet[Builder] = weakref.WeakSet()
+
+
+def _start_forked_builders_empty() -> None:
+    for builder in list(_LIVE_BUILDERS):
+        builder._start_empty()
+
+
+os.register_at_fork(after_in_child=_start_forked_builders_empty)
 
 
 def _key(language: Language, source: str, flags: tuple[str, ...], limits: BuildLimits) -> str:
