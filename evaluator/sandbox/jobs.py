@@ -77,7 +77,7 @@ class Limits:
     against sleeping or blocked programs (verdicts are by CPU time; ``None`` means
     :func:`wall_backstop`). A wall limit leaves out the time the program waited for a CPU
     (a loaded machine never ends a CPU-bound program within its CPU limit), unless
-    ``wall_counts_wait``: a deadline a client set (SandboxFusion's ``run_timeout``). What a
+    ``wall_counts_wait``: a deadline a client set (a service's run timeout). What a
     run measured keeps its own names (``RunResult.cpu_time``, ``wall_time``,
     ``peak_memory_kb``)."""
 

@@ -380,7 +380,7 @@ class SandboxPool:
         _LIVE_POOLS.add(self)
 
     def _forget_parent(self) -> None:
-        """In a child forked from the pool's process (a fork ``ProcessPoolExecutor``, as verl's
+        """In a child forked from the pool's process (a fork ``ProcessPoolExecutor``, as RL
         reward managers make per batch): the parent's threads do not exist here and its
         servers are the parent's, so the copy starts empty, with fresh locks and queue, and
         starts its own servers as jobs come (:meth:`_grow`). Without it a job queued here
