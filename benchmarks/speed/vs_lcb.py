@@ -460,6 +460,16 @@ def failures(items: list[Item], outcomes: dict[str, list[Outcome]]) -> dict[str,
     }
 
 
+def print_dropped(items: list[Item], outcomes: dict[str, list[Outcome]], shown: int = 10) -> None:
+    """The programs left out of the timed set, by the strategy that failed them and why (the
+    first ``shown`` of each), so that a figure says which work it is not over."""
+    for name, failed in failures(items, outcomes).items():
+        if failed:
+            listed = ", ".join(f"{key} ({why[:60]})" for key, why in list(failed.items())[:shown])
+            more = f" and {len(failed) - shown} more" if len(failed) > shown else ""
+            print(f"  dropped, {name} fails {len(failed)}: {listed}{more}", flush=True)
+
+
 def bench_calls(strategies: list[str], ctx: Context, args) -> dict[str, Any]:
     items = calls_items(args.limit)
     print(f"\n== calls: {len(items)} problems, {sum(i.tests for i in items)} tests", flush=True)
@@ -468,6 +478,7 @@ def bench_calls(strategies: list[str], ctx: Context, args) -> dict[str, Any]:
     common = passed_by_all(items, screened)
     tests = sum(i.tests for i in common)
     print(f"  timed: the {len(common)} problems ({tests} tests) every strategy passes", flush=True)
+    print_dropped(items, screened)
     ctx.warm = common[: ctx.workers]
     runs, timed = rounds(strategies, common, ctx, args.repeat, "calls") if common else ({}, {})
     rows = with_ratios(runs, ctx)
@@ -523,6 +534,7 @@ def bench_stdin(strategies: list[str], ctx: Context, args) -> dict[str, Any]:
         i.id: o.max_test_cpu for i, o in zip(items, screened["ours-adaptive-early"], strict=True)
     }
     kept = [i for i in passing if cpu[i.id] < MAX_TEST_CPU_S]
+    print_dropped(items, screened)
     print(
         f"  both pass: {len(passing)}; every test under {1000 * MAX_TEST_CPU_S:.0f} ms CPU: "
         f"{len(kept)} programs ({len(kept) * STDIN_TESTS} tests)",
