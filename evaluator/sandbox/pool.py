@@ -366,7 +366,7 @@ class SandboxPool:
         self.idle_seconds = idle_seconds
         # Threads by slot (its CPU and name); those past the first ``start`` come and go.
         self._threads: dict[int, threading.Thread] = {}
-        self._idle = 0  # threads waiting for a job
+        self._idle = 0  # threads not running a job (started, or between jobs)
         self._queued = 0  # jobs submitted and not yet taken by a thread
         lasting = self.size if start is None else min(self.size, max(0, start))
         # Start those servers now, in parallel, and fail fast in the caller if they cannot.
@@ -415,6 +415,7 @@ class SandboxPool:
             daemon=True,
         )
         self._threads[index] = thread
+        self._idle += 1  # until it takes a job (see _next)
         thread.start()
 
     def _grow(self) -> None:
@@ -461,16 +462,16 @@ class SandboxPool:
 
     def _next(self, index: int, lasting: bool) -> tuple[Job, JobFuture, OnResult | None] | None:
         """The next job, or None when the thread is to end: the pool closes, or (a thread
-        that is not ``lasting``) no job came for ``idle_seconds``."""
+        that is not ``lasting``) no job came for ``idle_seconds``. The thread counts as idle
+        (``_idle``) from its start and between jobs, so a job submitted before it first
+        waits finds it and does not start another server."""
         while True:
-            with self._lock:
-                self._idle += 1
             try:
                 item = self._queue.get(timeout=None if lasting else self.idle_seconds)
             except queue.Empty:
                 with self._lock:
-                    self._idle -= 1
                     if self._queued == 0:  # decided, and the slot freed, under the lock
+                        self._idle -= 1
                         del self._threads[index]  # that submit grows by: no job is left
                         return None  # waiting for a thread that is leaving
                 continue  # a job came as the wait ended: take it
@@ -490,29 +491,37 @@ class SandboxPool:
 
     def _take_jobs(self, worker: _Worker | None, index: int, lasting: bool) -> None:
         while (item := self._next(index, lasting)) is not None:
-            job, future, on_result = item
-            if not future.set_running_or_notify_cancel():
-                continue
-            try:
-                worker, result = self._run_job(worker, job, on_result, index, future)
-                if future.stop_wanted:  # what ran before the stop is nobody's business
-                    future.set_exception(CancelledError())
-                else:
-                    future.set_result(result)
-            except _JobFailed as failed:
-                worker = None  # closed by _run_job; a fresh one is started for the next job
-                future.set_exception(failed.__cause__ or failed)
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller, never lost
-                future.set_exception(exc)
-                # The worker may be gone (closed by _run_job) or in an unknown state: never
-                # reused (a dead one would fail every later job on this thread).
-                if worker is not None:
-                    worker.close()
-                worker = None
-            finally:
-                future._worker = None  # the job is over: its future holds no worker
+            worker = self._take(worker, item, index)
+            with self._lock:
+                self._idle += 1
         if worker is not None:
             worker.close()
+
+    def _take(self, worker: _Worker | None, item, index: int) -> _Worker | None:
+        """Run one queued job and settle its future; the worker to use next (None: start a
+        fresh one)."""
+        job, future, on_result = item
+        if not future.set_running_or_notify_cancel():
+            return worker
+        try:
+            worker, result = self._run_job(worker, job, on_result, index, future)
+            if future.stop_wanted:  # what ran before the stop is nobody's business
+                future.set_exception(CancelledError())
+            else:
+                future.set_result(result)
+        except _JobFailed as failed:
+            worker = None  # closed by _run_job; a fresh one is started for the next job
+            future.set_exception(failed.__cause__ or failed)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, never lost
+            future.set_exception(exc)
+            # The worker may be gone (closed by _run_job) or in an unknown state: never
+            # reused (a dead one would fail every later job on this thread).
+            if worker is not None:
+                worker.close()
+            worker = None
+        finally:
+            future._worker = None  # the job is over: its future holds no worker
+        return worker
 
     def _run_job(
         self,

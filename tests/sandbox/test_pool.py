@@ -225,3 +225,14 @@ def test_early_exit_leaves_the_next_job_alone():
         [sys.executable, "-c", _REWARD_ROUNDS], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and done.stdout.strip() == "done", done.stderr[-2000:]
+
+
+def test_a_job_submitted_at_once_takes_the_started_server(tmp_path):
+    """A pool that starts one of its two servers (``start=1``, the shared reward's) gives
+    a job submitted at once to that server, even before its thread first waits for work.
+    Before, the thread counted as free only once it waited, so that job often started the
+    second server (a CI failure of test_a_reward_started_with_one_server_grows...)."""
+    for _ in range(12):  # the window is short: a fresh pool each round
+        with SandboxPool(workers=2, start=1, tmp_dir=tmp_path) as own:
+            assert own.run(_echo("ab")).runs[0].stdout == b"ab\n"
+            assert len(own._threads) == 1
