@@ -4,8 +4,8 @@
 # .ci/run calls README's line, so the two cannot drift apart.
 #
 # Works as root without sudo (Docker images), and as a user with sudo. Debian's packages are
-# installed only when missing: Chromium and its driver (the report pages' browser tests) and
-# g++ (C++ programs).
+# installed only when missing: Chromium and its driver (the report pages' browser tests), g++
+# (C++ programs), a JDK (Java programs) and Node.js (JavaScript programs).
 set -euo pipefail
 cd "$(dirname "$0")"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -25,6 +25,8 @@ missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
 command -v g++ >/dev/null || missing+=(g++)
+command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+command -v node >/dev/null || missing+=(nodejs)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup.sh: installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq

@@ -37,7 +37,7 @@ def build_job(
 def build_program_job(problem: Problem, build: Build, language: Language, limits: Limits) -> Job:
     """A built program on every test's input, a fresh process per test (a program file runs
     once per input, as a judge runs it); the verdict from its exit status and stdout."""
-    assert build.binary is not None
+    assert build.ok
     return Job(
         code="",
         inputs=[t.input for t in problem.tests],
@@ -45,7 +45,10 @@ def build_program_job(problem: Problem, build: Build, language: Language, limits
         limits=limits,
         isolation=Isolation.TEST,
         executable=build.binary,
-        argv=language.argv(),
+        runtime=None if build.binary is not None else language.runtime(),
+        program_files=dict(build.files or {}),
+        argv=language.argv(build, limits.memory_limit),
+        memory_marks=list(language.memory_marks),
         input_file=problem.input_file,
         output_file=problem.output_file,
     )

@@ -32,6 +32,7 @@ __all__ = [
     "language_for_fence",
     "languages",
     "program_language",
+    "runtimes",
 ]
 
 DEFAULT_LANGUAGE = "python"  # what a program is when nothing says otherwise
@@ -95,3 +96,20 @@ def program_language(stated: str | Language | None = None, fence: str | None = N
     if stated is None:
         stated = language_for_fence(fence) if fence else None
     return get_language(stated)
+
+
+@functools.cache
+def runtimes() -> dict[str, list[str]]:
+    """The installed runtimes of the languages that run on one (node, java), each with the
+    files it reads beyond the system's libraries: what a sandbox pool that grades them is
+    started with (``SandboxPool(runtimes=runtimes())``). A runtime not installed is left
+    out (its programs are then refused, naming what to install)."""
+    found: dict[str, list[str]] = {}
+    for language in languages().values():
+        try:
+            path = language.runtime()
+        except OSError:
+            continue
+        if path is not None:
+            found[path] = list(language.runtime_reads)
+    return found

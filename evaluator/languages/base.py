@@ -12,20 +12,24 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 from evaluator.sandbox.files import OVER_LIMIT, read_regular
 
 from .flag_rules import NO_FLAGS, FlagRule
 
 __all__ = [
+    "SYSTEM_PATH",
     "Build",
     "BuildLimits",
     "Language",
     "Tool",
     "ToolRun",
+    "find_tool",
     "parse_flags",
     "read_program",
     "wall_backstop",
@@ -92,18 +96,27 @@ class Tool(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Build:
-    """A program built from source: the program file's bytes, or why there is none
-    (``message``: one line; ``output``: the compiler's diagnostics, capped)."""
+    """A program built from source: the program file's bytes (a native language), or the
+    files its runtime reads (``files``: a script, class files; ``entry``: what the run
+    starts from, such as Java's main class), or why there is none (``message``: one line;
+    ``output``: the compiler's diagnostics, capped)."""
 
     binary: bytes | None
     message: str = ""
     output: str = ""
     seconds: float = 0.0
-    timed_out: bool = False  # no binary because the build ran past its time limits
+    timed_out: bool = False  # no program because the build ran past its time limits
+    files: dict[str, bytes] | None = None
+    entry: str = ""
 
     @property
     def ok(self) -> bool:
-        return self.binary is not None
+        return self.binary is not None or self.files is not None
+
+    @property
+    def size(self) -> int:
+        """Bytes the build holds (a builder's cache counts them)."""
+        return len(self.binary or b"") + sum(len(data) for data in (self.files or {}).values())
 
 
 class Language:
@@ -125,6 +138,18 @@ class Language:
     # what its build may read beyond the system toolchain (launcher.TOOLCHAIN_PATHS): a
     # toolchain installed elsewhere (/opt/..., a rustup home)
     toolchain_paths: tuple[str, ...] = ()
+    # A language whose programs run on an installed runtime (an interpreter, a VM) names
+    # its executable here ("node"; found on the system's PATH), and the files it reads
+    # beyond the system's libraries (node: its OpenSSL configuration). The sandbox lets
+    # children execute the runtime and read those (``SandboxPool(runtimes=...)``).
+    runtime_name: str = ""
+    runtime_reads: tuple[str, ...] = ()
+    # No compiler: the "build" only stages the source for the runtime (JavaScript), so a
+    # syntax error is the program's runtime error, and nothing reports a compile.
+    interpreted: bool = False
+    # What the runtime prints when a program runs out of the memory it was given and the
+    # runtime ends it (the JVM's OutOfMemoryError): the test hit the memory limit (MLE).
+    memory_marks: tuple[str, ...] = ()
 
     def version(self) -> str:
         """One line naming the toolchain or interpreter (for results and cache keys)."""
@@ -177,12 +202,37 @@ class Language:
         flags that make a build use it (none: nothing to prepare)."""
         return ()
 
-    def argv(self) -> list[str]:
-        """How the built program is started (its ``argv``, as a plain run types it)."""
+    def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
+        """How the built program is started (its ``argv``, as a plain run types it; for a
+        runtime, ``{program}`` is the directory of the build's files), under a memory limit
+        of ``memory_mb`` (a VM's heap flag)."""
         raise NotImplementedError(f"{self.name} has no program file")
+
+    def runtime(self) -> str | None:
+        """The installed runtime's absolute path (the file its programs' exec reaches), or
+        None for a language whose build makes the program file. Raises ``OSError`` naming
+        the package to install when it is missing."""
+        if not self.runtime_name:
+            return None
+        return find_tool(self.runtime_name, self.title)
 
     def __repr__(self) -> str:
         return f"<language {self.name}>"
+
+
+# Where a toolchain is looked for: the system's, never the caller's PATH (a build and a run
+# must use what the grader's documentation says).
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def find_tool(name: str, title: str, package: str = "") -> str:
+    """``name``'s file on the system's PATH, links followed (``/usr/bin/java`` is the
+    JDK's); raises ``OSError`` naming what to install."""
+    found = shutil.which(name, path=SYSTEM_PATH)
+    if found is None:
+        hint = f" (Debian: apt-get install {package})" if package else ""
+        raise OSError(f"{name} is not installed: {title} needs it{hint}")
+    return os.path.realpath(found)
 
 
 def parse_flags(value: Any, where: str) -> tuple[str, ...]:

@@ -195,7 +195,10 @@ class Builder:
         extra, readable = self._prepared_for(language, flags)
         tool = ConfinedTool(limits, (*language.toolchain_paths, *readable))
         with tempfile.TemporaryDirectory(prefix="build-", dir=self._directory()) as work:
-            build = language.build(source, (*flags, *extra), work, tool)
+            try:
+                build = language.build(source, (*flags, *extra), work, tool)
+            except UnicodeEncodeError as exc:  # a lone surrogate: no file can hold it
+                build = Build(None, f"the program is not UTF-8 text (at character {exc.start})")
         with self._lock:
             self.built += 1
         return build
@@ -251,7 +254,7 @@ class Builder:
                 if self._builds.get(key) is done:
                     del self._builds[key]
                 return
-            self._sizes[key] = len(done.result().binary or b"")
+            self._sizes[key] = done.result().size
             total = sum(self._sizes.values())
             for old in list(self._builds):
                 if total <= self.keep_bytes or len(self._builds) <= 1:

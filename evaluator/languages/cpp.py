@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import shutil
 import subprocess
 
+from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 from evaluator.sandbox.launcher import START_FAILED, START_FAILED_MARK
 
-from .base import Build, Language, Tool, ToolRun, read_program
+from .base import Build, Language, Tool, read_program
+from .diagnostics import CPU_LIMIT_MESSAGE, compile_failure
 from .flag_rules import GXX
 
 __all__ = ["LANGUAGE", "ONLINE_JUDGE_FLAGS", "Cpp"]
@@ -61,17 +62,6 @@ __attribute__((constructor(101))) static void judge_thread_stack() {{
     pthread_attr_destroy(&attr);
 }}
 """
-_ERROR = re.compile(r"\berror\b|undefined reference|multiple definition")
-_CPU_LIMIT = "its CPU time limit"
-# What g++'s driver says when a limit stopped one of its programs (cc1plus, as, ld).
-_LIMITS = (
-    ("CPU time limit exceeded", _CPU_LIMIT),
-    ("File size limit exceeded", "its output size limit"),
-    ("memory exhausted", "its memory limit"),
-    ("Cannot allocate memory", "its memory limit"),
-    ("out of memory", "its memory limit"),
-    ("Killed signal terminated", "its limits (killed)"),
-)
 
 
 class Cpp(Language):
@@ -104,10 +94,7 @@ class Cpp(Language):
         return self._version
 
     def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
-        try:
-            text = source.encode("utf-8", "surrogateescape")
-        except UnicodeEncodeError as exc:
-            return Build(None, f"the program is not UTF-8 text (at character {exc.start})")
+        text = source.encode("utf-8", "surrogateescape")  # the builder: a CE when it fails
         with open(os.path.join(work, SOURCE), "wb") as file:
             file.write(text)
         with open(os.path.join(work, THREADS_SOURCE), "w") as file:
@@ -121,8 +108,8 @@ class Cpp(Language):
             if binary is not None:
                 return Build(binary, output=output, seconds=run.seconds)
             return Build(None, f"the build left no program: {BINARY!r} is {why}", output)
-        message = _failure(run, output, tool)
-        timed_out = run.limit == "wall" or message == f"compilation over {_CPU_LIMIT}"
+        message = compile_failure(run, output, tool, SOURCE)
+        timed_out = run.limit == "wall" or message == CPU_LIMIT_MESSAGE
         return Build(None, message, output, run.seconds, timed_out)
 
     def prepare(self, flags: tuple[str, ...], directory: str, tool: Tool) -> tuple[str, ...]:
@@ -139,30 +126,8 @@ class Cpp(Language):
             return ()
         return ("-I", include)
 
-    def argv(self) -> list[str]:
+    def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
         return ["./" + BINARY]
-
-
-def _failure(run: ToolRun, output: str, tool: Tool) -> str:
-    """The compile error in one line: a limit the build ran into, else the compiler's first
-    error (file:line:column: error: ...), else its last line."""
-    if run.limit == "wall":
-        return f"compilation over its wall-clock limit ({tool.limits.effective_wall_limit:g} s)"
-    if run.limit == "stopped":
-        return "compilation stopped: the grader is closing"
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    for line in lines:
-        if line.startswith(SOURCE):  # the program's own diagnostics (an #error, say)
-            continue
-        for needle, what in _LIMITS:
-            if needle in line:
-                return f"compilation over {what}"
-    first = next((line for line in lines if _ERROR.search(line)), None)
-    if first is not None:
-        return first[:300]
-    if lines:
-        return lines[-1][:300]
-    return f"compilation failed (exit status {run.status})"
 
 
 LANGUAGE = Cpp()

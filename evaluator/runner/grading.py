@@ -45,7 +45,7 @@ from evaluator.judges.checker import (
 from evaluator.judges.floats import DEFAULT_ABS_TOL, DEFAULT_REL_TOL, validate_tolerances
 from evaluator.judges.returned import judge_return
 from evaluator.judges.stdout import judge_stdout
-from evaluator.languages import Build, BuildLimits, Language, get_language
+from evaluator.languages import Build, BuildLimits, Language, get_language, runtimes
 from evaluator.languages.builds import Builder
 from evaluator.problem import (
     DEFAULT_MEMORY_LIMIT,
@@ -365,7 +365,11 @@ class Grader:
         the others start when jobs overlap: :class:`SandboxPool`'s ``start``)."""
         self.options = options or GradeOptions()
         self._own_pool = pool is None
-        self.pool = pool if pool is not None else SandboxPool(workers, profile, start=started)
+        self.pool = (
+            pool
+            if pool is not None
+            else SandboxPool(workers, profile, start=started, runtimes=runtimes())
+        )
         # Python checkers run here; a separate pool keeps expected outputs out of the fork
         # servers that run candidates (default: the same pool, see evaluator.judges.checker).
         # Python checkers see expected outputs: never in the servers that fork candidates.

@@ -68,6 +68,13 @@ def thread_ran_out_of_memory(stderr: bytes) -> bool:
     return False
 
 
+def says_out_of_memory(stderr: bytes, marks: list[str] | None) -> bool:
+    """Whether a runtime's stderr holds one of the job's ``memory_marks`` (a JVM's
+    ``java.lang.OutOfMemoryError``: its heap, bounded by the memory limit, ran out, and
+    the VM ended the program itself)."""
+    return any(mark.encode() in stderr for mark in marks or ())
+
+
 def limit_from(header: dict[str, Any], limits: dict[str, Any]) -> str | None:
     sig = header.get("signal")
     if sig == signal.SIGXCPU or header["cpu_time"] > limits["time_limit"]:

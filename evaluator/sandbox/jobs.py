@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
 import signal
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
@@ -145,6 +146,17 @@ class Job:
     # :mod:`evaluator.sandbox.template`). ``mode`` must be STDIN; ``code`` is not run.
     executable: bytes | None = None
     argv: list[str] = field(default_factory=lambda: ["./program"])
+    # Or an installed runtime to execute (an interpreter or a VM: an absolute path the pool
+    # was started with, ``SandboxPool(runtimes=...)``), started as ``argv`` on each test's
+    # input, with ``program_files`` (relative paths: a script, class files) staged
+    # read-only for the job in the program directory; an ``argv`` item's ``{program}`` is
+    # that directory's absolute path (``["node", "{program}/main.js"]``). The sandbox knows
+    # no language: the runtime's exec is the child's one exec, as a program file's is.
+    runtime: str | None = None
+    program_files: dict[str, bytes] = field(default_factory=dict)
+    # What the runtime prints on stderr when the program ran out of the memory it was
+    # given (a JVM's ``java.lang.OutOfMemoryError``): such a test hit the memory limit.
+    memory_marks: list[str] = field(default_factory=list)
     # Files in the program's working directory (its run directory), for STDIN jobs: with
     # ``input_file`` each test's input is that file, written before the program starts, and
     # stdin is empty; with ``output_file`` that file's bytes, read after the program ends, are
@@ -170,6 +182,22 @@ class Job:
         if self.mode is Mode.ASSERTION and not self.check_name:
             raise ValueError("an assertion job names the function its tests define (check_name)")
         check_paths(self.files, self.fetch_files, self.input_file)
+        self._check_runtime()
+
+    def _check_runtime(self) -> None:
+        """A runtime job: an absolute runtime path, its staged files relative paths, a stdin
+        job, no program file beside it."""
+        if self.runtime is None:
+            if self.program_files:
+                raise ValueError("a job's program files are for a runtime (Job.runtime)")
+            return
+        if not os.path.isabs(self.runtime):
+            raise ValueError(f"a job's runtime is an absolute path, not {self.runtime!r}")
+        if self.executable is not None:
+            raise ValueError("a job executes a program file or a runtime, not both")
+        if self.mode is not Mode.STDIN:
+            raise ValueError(f"a runtime runs stdin jobs, not {self.mode}")
+        check_paths(self.program_files, [])
 
     def _wire_files(self) -> dict[str, Any]:
         """The test files' fields of the job's JSON (``files``' bytes as base64)."""
@@ -185,15 +213,20 @@ class Job:
         after it (``executable`` says so here)."""
         self.__post_init__()  # the fields may have been set since
         files = self._wire_files()
-        if self.executable is not None:
+        if self.executable is not None or self.runtime is not None:
             return {
                 "code": "",
                 "inputs": self.inputs,
                 "mode": str(Mode.STDIN),
                 "limits": {**self.limits.to_dict(), "data_mb": self.limits.program_data_mb},
                 "isolation": str(Isolation.TEST),
-                "executable": True,
+                "executable": self.executable is not None,
+                "runtime": self.runtime,
+                "program_files": {
+                    p: base64.b64encode(d).decode() for p, d in self.program_files.items()
+                },
                 "argv": list(self.argv),
+                "memory_marks": list(self.memory_marks),
                 **files,
             }
         return {

@@ -25,7 +25,7 @@ import tempfile
 import threading
 import warnings
 import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import CancelledError, Future
 from dataclasses import replace
 from typing import Any
@@ -106,6 +106,26 @@ class JobFuture(Future[JobResult]):
         if worker is not None:
             worker.stop(self)
         return True
+
+
+def runtime_files(runtimes: Iterable[str] | Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """The runtimes a pool's jobs may execute, each resolved to the file a job's exec
+    reaches (a link followed: ``/usr/bin/java`` is the JDK's), with the files outside the
+    readable system paths that each must read (a mapping's values: node's
+    ``/etc/ssl/openssl.cnf``). Raises ``ValueError`` for a runtime that is not an absolute
+    path to an executable regular file, or a readable path that is not absolute."""
+    given = runtimes if isinstance(runtimes, Mapping) else dict.fromkeys(runtimes, ())
+    found: dict[str, list[str]] = {}
+    for path, readable in given.items():
+        real = os.path.realpath(path)
+        if not os.path.isabs(path) or not os.path.isfile(real) or not os.access(real, os.X_OK):
+            raise ValueError(f"a sandbox runtime is an executable file's absolute path: {path!r}")
+        extra = [str(p) for p in readable]
+        if not all(os.path.isabs(p) for p in extra):
+            raise ValueError(f"what runtime {path!r} reads are absolute paths: {extra!r}")
+        found.setdefault(real, [])
+        found[real] += [p for p in extra if p not in found[real]]
+    return found
 
 
 class _Worker:
@@ -335,6 +355,11 @@ class SandboxPool:
     ``start``: servers started now (default: all ``workers``); the others start when a job is
     submitted while every started one is busy, and retire after ``idle_seconds`` without a
     job, so a pool sized for bursts holds only what it uses.
+    ``runtimes``: installed runtimes (absolute paths of interpreters or VMs: ``/usr/bin/node``)
+    that jobs may execute (``Job.runtime``); the children may execute those files and no
+    other (Landlock), once each (the one exec). A job naming another is not started. A
+    mapping gives each the files it reads beyond the system's libraries (node's OpenSSL
+    configuration), which the children may read too.
     """
 
     def __init__(
@@ -348,12 +373,15 @@ class SandboxPool:
         pin: bool = True,
         start: int | None = None,
         idle_seconds: float = 120.0,
+        runtimes: Iterable[str] | Mapping[str, Iterable[str]] = (),
     ) -> None:
         self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
+        self.runtimes = runtime_files(runtimes)
         self.size = max(1, workers or os.cpu_count() or 1)
         self._preload, self._stack_mb = list(preload), stack_mb
         self._heavy = list(heavy)
-        self._server_profile = self.profile.to_dict()  # compiles the seccomp filter, once
+        # compiles the seccomp filter, once
+        self._server_profile = {**self.profile.to_dict(), "runtimes": self.runtimes}
         self.tmp_dir = None if tmp_dir is None else os.fspath(tmp_dir)
         self._queue: queue.SimpleQueue[tuple[Job, JobFuture, OnResult | None] | None]
         self._queue = queue.SimpleQueue()

@@ -41,7 +41,7 @@ import types
 import warnings
 from typing import Any
 
-from evaluator.sandbox import headers, kernel, reports, template
+from evaluator.sandbox import headers, kernel, reports, staging, template
 from evaluator.sandbox.files import (
     CLEAR_ENTRIES,
     CLEAR_SECONDS,
@@ -225,7 +225,8 @@ class Server:
         self.staged = 0  # bytes of the test's input file in the run dir (not the program's)
         self.script = os.path.join(self.run_dir, harness.SOURCE_NAME)  # the code's file name
         # where a program file's job puts its file, read-only to its children (template.py)
-        self.program_path = os.path.join(self.tmp_root, template.PROGRAM_DIR, PROGRAM_NAME)
+        self.program_dir = os.path.join(self.tmp_root, template.PROGRAM_DIR)
+        self.runtimes: list[str] = list(config["profile"].get("runtimes") or [])
         self.info: dict[str, Any] = {"pid": os.getpid(), "profile": config["profile"].get("name")}
         self.info.update(template_info)
         self.template_pid: int = template_info["template_pid"]
@@ -273,6 +274,8 @@ class Server:
                 if binary is None:
                     break
                 self.run_program(job, binary)
+            elif job.get("runtime"):
+                self.run_program(job, None)
             else:
                 self.run_job(job)
         if self.heavy_link is not None:
@@ -286,12 +289,21 @@ class Server:
         job["heavy"] = bool(self.heavy_pattern and self.heavy_pattern.search(job["code"]))
         self._run_job(job)
 
-    def run_program(self, job: dict[str, Any], binary: bytes) -> None:
-        """A program file's job (``Job.executable``, a compiled binary): the file staged once
-        for the job, read-only to its children; a fresh child per test executes it (a
-        program runs once per input, whatever the isolation) with the test's input on fd 0.
-        The verdict comes from the kernel: the exit status ``wait4`` gives and what it wrote."""
-        executable = self._stage_program(binary)
+    def run_program(self, job: dict[str, Any], binary: bytes | None) -> None:
+        """A program file's job (``Job.executable``, a compiled binary), or an installed
+        runtime's (``Job.runtime``, with its staged files): staged once for the job,
+        read-only to its children; a fresh child per test executes it (a program runs once
+        per input, whatever the isolation) with the test's input on fd 0. The verdict comes
+        from the kernel: the exit status ``wait4`` gives and what it wrote."""
+        try:
+            if binary is not None:
+                staging.clear(self.program_dir)  # a job cut short by a crash left it
+                executable = staging.stage_program(self.program_dir, PROGRAM_NAME, binary)
+            else:
+                executable = self._stage_runtime(job)
+        except (OSError, ValueError) as exc:  # a runtime the pool was not started with
+            self._not_started(job, f"{type(exc).__name__}: {exc}")
+            return
         fds = self._take_memfds(3)
         try:
             for text in job["inputs"]:
@@ -304,26 +316,29 @@ class Server:
         finally:
             os.close(executable)
             self._give_memfds(fds)
-            os.unlink(self.program_path)  # no later job may find it
+            staging.clear(self.program_dir)  # no later job may find it
         self._end_job()
 
-    def _stage_program(self, binary: bytes) -> int:
-        """Write the job's program file (read and execute only: the children's own user
-        executes it through a descriptor; its directory is root's alone) and open it for the
-        children's exec; the descriptor. Runs after every child of the last job is reaped."""
-        try:
-            os.unlink(self.program_path)  # a job cut short by a crash left it
-        except FileNotFoundError:
-            pass
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
-        fd = os.open(self.program_path, flags, 0o555)
-        try:
-            view = memoryview(binary)
-            while view:
-                view = view[os.write(fd, view) :]
-        finally:
-            os.close(fd)  # closed before any exec: an open writer makes it ETXTBSY
-        return os.open(self.program_path, os.O_RDONLY | os.O_CLOEXEC)
+    def _stage_runtime(self, job: dict[str, Any]) -> int:
+        """A runtime job's files staged (read-only, root's) and its runtime opened for the
+        children's exec; the descriptor. The runtime must be one the pool named: the
+        children may execute no other file (Landlock)."""
+        runtime = os.path.realpath(job["runtime"])
+        if runtime not in self.runtimes:
+            known = ", ".join(self.runtimes) or "none"
+            raise ValueError(f"runtime {job['runtime']!r} is not one of this pool's ({known})")
+        files = {p: base64.b64decode(d) for p, d in (job.get("program_files") or {}).items()}
+        staging.clear(self.program_dir)  # a job cut short by a crash left its files
+        staging.stage(self.program_dir, files)
+        job["argv"] = [item.replace("{program}", self.program_dir) for item in job["argv"]]
+        return os.open(runtime, os.O_RDONLY | os.O_CLOEXEC)
+
+    def _not_started(self, job: dict[str, Any], why: str) -> None:
+        """Every test of a job whose program could not be staged: not started, saying why."""
+        for _ in job["inputs"]:
+            header = {"status": "not_started", "exception": why[:300], "limit": None}
+            self._send_result(*headers.with_frames(header, b"", b"", job["limits"]))
+        self._end_job()
 
     def _run_job(self, job: dict[str, Any]) -> None:
         # Compiled once here; each child gets the code object marshalled in its brief (a
@@ -416,7 +431,10 @@ class Server:
         header["peak_memory_kb"] = max(usage.ru_maxrss, child.held >> 10)
         header["wall_time"] = wall
         header["limit"] = limit or headers.limit_from(header, limits)
-        return self._with_file_output(job, *headers.with_output(header, fds, limits), clean=True)
+        header, out, err = headers.with_output(header, fds, limits)
+        if header["limit"] is None and headers.says_out_of_memory(err, job.get("memory_marks")):
+            header["limit"] = "memory"
+        return self._with_file_output(job, header, out, err, clean=True)
 
     def _run_batch(self, job, fds) -> None:
         """Isolation ``adaptive`` and ``submission``: one child runs the tests one after
@@ -543,7 +561,10 @@ class Server:
         header["peak_memory_kb"] = max(usage.ru_maxrss, child.held >> 10)
         header["wall_time"] = time.monotonic() - start_wall
         header["limit"] = limit or headers.limit_from(header, limits)
-        return self._with_file_output(job, *headers.with_output(header, fds, limits), clean=True)
+        header, out, err = headers.with_output(header, fds, limits)
+        if header["limit"] is None and headers.says_out_of_memory(err, job.get("memory_marks")):
+            header["limit"] = "memory"
+        return self._with_file_output(job, header, out, err, clean=True)
 
     def _run_split(self, job):
         """An assertion test in two processes: the candidate serves calls, a second child runs
@@ -1147,7 +1168,9 @@ def main() -> None:
         sys.exit("fork server: data after the configuration")  # the template's fork
     settings = json.loads(config)
     os.mkdir(os.path.join(settings["tmp_root"], "run"), 0o700)
-    os.mkdir(os.path.join(settings["tmp_root"], template.PROGRAM_DIR), 0o700)
+    # Root's: the children may open a staged file by its name (a runtime's script, its
+    # class files), never list, add or change one.
+    os.mkdir(os.path.join(settings["tmp_root"], template.PROGRAM_DIR), 0o711)
     # The template is forked now, while this process holds nothing but the configuration.
     link, template_info = template.start(settings, close=(req_fd, resp_fd))
     # From here on this process holds other submissions' code and output. Where Landlock is

@@ -180,8 +180,18 @@ class Template:
     def _needed_paths(self) -> list[str]:
         """What a child reaches by path: the readable paths, the program interpreters, the
         worker's directory (its run dir is in it)."""
-        paths = [*self.profile.get("readable", []), *self._interpreters(), self.tmp_root]
+        paths = [
+            *self.profile.get("readable", []),
+            *self._interpreters(),
+            *self._runtime_paths(),
+            self.tmp_root,
+        ]
         return sorted({os.path.realpath(p) for p in paths if os.path.exists(p)})
+
+    def _runtime_paths(self) -> list[str]:
+        """The runtimes the pool named (``SandboxPool(runtimes=...)``) and what they read."""
+        runtimes: dict[str, list[str]] = self.profile.get("runtimes") or {}
+        return [*runtimes, *(path for extra in runtimes.values() for path in extra)]
 
     @staticmethod
     def _interpreters() -> list[str]:
@@ -204,8 +214,14 @@ class Template:
         read = kernel.FS_READ_FILE | kernel.FS_READ_DIR
         for path in self.profile.get("readable", []):
             kernel.landlock_allow(ruleset, path, read)
-        for path in self._interpreters():
+        # The installed runtimes the pool names (an interpreter, a VM: Job.runtime) alike:
+        # each file itself, not the tree around it (its libraries are read, not executed).
+        runtimes: dict[str, list[str]] = self.profile.get("runtimes") or {}
+        for path in (*self._interpreters(), *runtimes):
             kernel.landlock_allow(ruleset, path, kernel.FS_READ_FILE | kernel.FS_EXECUTE)
+        for path in (path for extra in runtimes.values() for path in extra):
+            if os.path.exists(path):
+                kernel.landlock_allow(ruleset, path, kernel.FS_READ_FILE)
         for path in ("/dev/null", "/dev/zero", "/dev/full"):
             if os.path.exists(path):
                 kernel.landlock_allow(ruleset, path, kernel.FS_READ_FILE | kernel.FS_WRITE_FILE)

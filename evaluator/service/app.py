@@ -33,7 +33,7 @@ from starlette.routing import Route
 
 from evaluator.formats import extract_code
 from evaluator.formats.inflate import shared_budget
-from evaluator.languages import get_language
+from evaluator.languages import get_language, runtimes
 from evaluator.languages.builds import Builder
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, TestResult
@@ -102,13 +102,16 @@ class Service:
         # The programs' servers are not pinned (more of them than cores: the kernel shares
         # the cores out) and, past one per worker, start when needed and retire when idle.
         self.pool, self.programs = await asyncio.gather(
-            asyncio.to_thread(SandboxPool, workers=workers, profile=settings.profile),
+            asyncio.to_thread(
+                SandboxPool, workers=workers, profile=settings.profile, runtimes=runtimes()
+            ),
             asyncio.to_thread(
                 SandboxPool,
                 workers=programs,
                 profile=settings.profile,
                 pin=False,
                 start=min(workers, programs),
+                runtimes=runtimes(),
             ),
         )
         running = settings.max_running or 4 * workers + programs
@@ -283,7 +286,10 @@ async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
         job = request.job(service.settings.memory_limit)
     assert service.programs is not None
     result = await service.programs.run_async(job)  # cancelled with the request: killed
-    answer = sandbox_fusion.run_code_response(result.runs[0], build)
+    # an interpreted language reports no compile, as SandboxFusion's (compile_result null)
+    answer = sandbox_fusion.run_code_response(
+        result.runs[0], None if language.interpreted else build
+    )
     return answer, answer["status"]
 
 

@@ -63,9 +63,17 @@ __all__ = [
 
 # SandboxFusion's languages (its ``Language`` literal): a request naming another is refused.
 LANGUAGES = frozenset(get_args(FusionLanguage))
-# What this server runs: Python, and each of our compiled languages SandboxFusion names alike.
+# What this server runs: Python, and each SandboxFusion tag one of our compiled languages
+# answers to by its name or a tag (``nodejs`` is JavaScript).
 SUPPORTED = frozenset(
-    {"python"} | {name for name, lang in languages().items() if lang.compiled and name in LANGUAGES}
+    {"python"}
+    | {
+        tag
+        for lang in languages().values()
+        if lang.compiled
+        for tag in (lang.name, *lang.fence_tags)
+        if tag in LANGUAGES
+    }
 )
 
 

@@ -22,6 +22,7 @@ import json
 import math
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -139,7 +140,7 @@ if pid == 0:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     os.close(report)
     try:
-        os.execv("./solution", ["./solution"])
+        os.execv(sys.argv[5], sys.argv[6:])
     finally:
         os._exit(127)
 os.write(report, b"%d\\n" % pid)
@@ -148,7 +149,7 @@ os.write(report, json.dumps([status, usage.ru_utime + usage.ru_stime, usage.ru_m
 """
 
 
-def _launcher(limits: Limits, stack: int | None, report: int) -> list[str]:
+def _launcher(limits: Limits, stack: int | None, report: int, argv: list[str]) -> list[str]:
     memory = limits.memory_limit << 20
     numbers = (
         math.ceil(limits.time_limit),
@@ -156,14 +157,20 @@ def _launcher(limits: Limits, stack: int | None, report: int) -> list[str]:
         limits.output_bytes,
         report,
     )
-    return [sys.executable, "-I", "-S", "-c", _LAUNCH, *map(str, numbers)]
+    executable = shutil.which(argv[0], path="/usr/bin:/bin") if "/" not in argv[0] else argv[0]
+    return [sys.executable, "-I", "-S", "-c", _LAUNCH, *map(str, numbers), str(executable), *argv]
 
 
 def run_binary(
-    where: str, stdin: bytes, limits: Limits = LIMITS, stack: int | None = None
+    where: str,
+    stdin: bytes,
+    limits: Limits = LIMITS,
+    stack: int | None = None,
+    argv: list[str] | None = None,
 ) -> RunResult:
     """``./solution < input > output`` in ``where`` under the judge's limits (``stack``:
-    bytes of stack instead of the memory limit's)."""
+    bytes of stack instead of the memory limit's; ``argv``: another command, a runtime's
+    ``node main.js``, its first item found on the system's PATH)."""
     Path(where, "input").write_bytes(stdin)
     paths = {name: os.path.join(where, name) for name in ("input", "output", "errors")}
     read_end, write_end = os.pipe()
@@ -175,7 +182,7 @@ def run_binary(
     ):
         start = time.monotonic()
         process = subprocess.Popen(
-            _launcher(limits, stack, write_end), cwd=where, stdin=fd0, stdout=fd1, stderr=fd2,
+            _launcher(limits, stack, write_end, argv or ["./solution"]), cwd=where, stdin=fd0, stdout=fd1, stderr=fd2,
             env=child_environment(where), start_new_session=True, pass_fds=(write_end,),
         )  # fmt: skip
         os.close(write_end)

@@ -29,6 +29,7 @@ HEADER = """
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <unistd.h>
 using namespace std;
 static void say(const char* what, long result) {
@@ -112,10 +113,21 @@ int main() {
     say("udp6", socket(AF_INET6, SOCK_DGRAM, 0));
     say("unix", socket(AF_UNIX, SOCK_STREAM, 0));
     int pair[2];
-    say("socketpair", socketpair(AF_UNIX, SOCK_STREAM, 0, pair));
+    say("pair_inet", socketpair(AF_INET, SOCK_STREAM, 0, pair));
+    say("pair_dgram", socketpair(AF_UNIX, SOCK_DGRAM, 0, pair));
+    say("pair_seqpacket", socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair));
+    say("pair_stream", socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair));
+    struct sockaddr_un at = {AF_UNIX};
+    memcpy(at.sun_path, "\0mcprobe", 8);  // an abstract address: the pair is already
+    bind(pair[0], (struct sockaddr*)&at, sizeof(sa_family_t) + 8);  // connected, so
+    say("pair_listen", listen(pair[0], 1));  // no one can ever connect to it
 }
 """)
     out = _lines(run_cpp(source, limits=TIGHT))
+    # An unnamed AF_UNIX stream pair stays (asyncio's self-pipe, the JVM's NIO): it is
+    # connected within the process and cannot listen, so it reaches no one.
+    assert out.pop("pair_stream") == "0 ok", out
+    assert out.pop("pair_listen").startswith("-1 "), out
     assert set(out.values()) == {"-1 Operation not permitted"}, out
 
 

@@ -3,6 +3,7 @@ by name, code-fence tag and file extension, and flags parse."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 
 def test_the_languages_are_the_modules_that_define_one():
-    assert list(languages()) == ["cpp", "python"]
+    assert list(languages()) == ["cpp", "java", "javascript", "python"]
     assert DEFAULT_LANGUAGE == "python" and get_language(None).name == "python"
 
 
@@ -31,8 +32,11 @@ def test_each_language_describes_itself(language: Language):
     assert all(ext.startswith(".") for ext in language.extensions)
     assert language.version()
     assert f"`{language.name}`" in DOC.read_text(encoding="utf-8")
-    if language.compiled:
-        assert language.argv() and language.default_flags
+    if language.compiled:  # a build step: its program is started by a command line
+        assert language.argv()
+        assert language.default_flags or language.runtime_name  # a runtime may take none
+    if language.runtime_name:  # runs on an installed runtime, named by its absolute path
+        assert os.path.isabs(language.runtime() or "")
 
 
 @pytest.mark.parametrize(
@@ -44,8 +48,9 @@ def test_get_language_by_name_or_tag(text, name):
 
 
 def test_unknown_languages_say_which_are_known():
-    with pytest.raises(ValueError, match=r"unknown language 'java' \(known: cpp, python\)"):
-        get_language("java")
+    known = r"\(known: cpp, java, javascript, python\)"
+    with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):
+        get_language("cobol")
     with pytest.raises(ValueError):
         get_language(3)  # type: ignore[arg-type]
 
@@ -54,11 +59,13 @@ def test_lookups_by_extension_and_fence():
     assert language_for_extension("main.cc").name == "cpp"
     assert language_for_extension(".CXX").name == "cpp"
     assert language_for_extension("a.py").name == "python"
-    assert language_for_extension("Main.java") is None
+    assert language_for_extension("Main.java").name == "java"
+    assert language_for_extension("main.rs") is None
     assert language_for_extension("Makefile") is None
     assert language_for_fence("c++").name == "cpp"
     assert language_for_fence("cpp title=main.cpp").name == "cpp"
     assert language_for_fence("python3").name == "python"
+    assert language_for_fence("nodejs").name == "javascript"
     assert language_for_fence("") is None and language_for_fence("rust") is None
 
 

@@ -1,0 +1,114 @@
+"""The reference run of a program on an installed runtime (Java and JavaScript tests share it) (node, the JVM): as a judge runs
+it, beside the sandbox's run of the same build.
+
+The plain run builds with the toolchain unconfined (javac straight into a fresh directory;
+JavaScript needs no build), then starts the language's own command line (``node main.js``,
+``java ... -cp <dir> Main``, :meth:`~evaluator.languages.base.Language.argv`, ``{program}``
+the directory) under the judge's limits, through the C++ reference's launcher
+(:func:`tests.cpp.plain.run_binary`: CPU, stack, output, resident memory watched). A runtime's
+own out-of-memory report (the JVM's ``OutOfMemoryError``) is the memory limit's in both runs,
+as the sandbox's job says (``Job.memory_marks``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from evaluator.harness.outcome import failure
+from evaluator.languages import Build, Language, get_language
+from evaluator.languages.java import main_class
+from evaluator.problem import Harness, Problem, TestCase
+from evaluator.runner import GradeOptions, Grader
+from evaluator.sandbox import LimitHit, Limits, RunResult
+from tests.cpp.plain import run_binary
+
+LIMITS = Limits(time_limit=2.0, memory_limit=256, output_bytes=1 << 20)
+SUM_INPUT = b"3\n1 2\n3 4\n5 6\n"  # three lines of two numbers
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a judge says of one run: its verdict (``ran``, or RE, TLE, MLE, OLE, CE), and
+    for a run that ended by itself its stdout and exit status."""
+
+    verdict: str
+    stdout: bytes = b""
+    exit_code: int | None = None
+
+
+def outcome_of(run: RunResult) -> Outcome:
+    found = failure(run)
+    if found is None:
+        return Outcome("ran", run.stdout, run.exit_code or 0)
+    verdict = str(found[0].value)
+    if verdict == "RE" and run.limit is None and run.signal is None:
+        return Outcome("RE", run.stdout, run.exit_code)
+    return Outcome(verdict)
+
+
+def _build_java(source: str, where: str) -> Build | None:
+    public, entry = main_class(source)
+    name = f"{public or 'Main'}.java"
+    Path(where, name).write_text(source)
+    done = subprocess.run(["javac", "-encoding", "UTF-8", "-d", where, name], cwd=where,
+                          capture_output=True, timeout=120)  # fmt: skip
+    return Build(None, files={}, entry=entry) if done.returncode == 0 else None
+
+
+def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LIMITS) -> Outcome:
+    """The plain build and run of ``source`` on ``stdin``."""
+    with tempfile.TemporaryDirectory(prefix=f"mcplain{language.name}-") as where:
+        os.chmod(where, 0o755)
+        if language.name == "java":
+            build = _build_java(source, where)
+            if build is None:
+                return Outcome("CE")
+        else:
+            Path(where, "main.js").write_text(source)
+            build = Build(None, files={})
+        argv = [
+            part.replace("{program}", where) for part in language.argv(build, limits.memory_limit)
+        ]
+        run = run_binary(where, stdin, limits, argv=argv)
+        if run.limit is None and any(m.encode() in run.stderr for m in language.memory_marks):
+            run = replace(run, limit=LimitHit.MEMORY)
+        return outcome_of(run)
+
+
+def grader_for_runtimes():
+    """A grader at :data:`LIMITS` (its pool started with every installed runtime, as every
+    grader's is): the session fixture of each runtime language's tests."""
+    options = GradeOptions(time_limit=LIMITS.time_limit, memory_limit=LIMITS.memory_limit)
+    return Grader(options, workers=2)
+
+
+def assert_agrees(grader, language: str, name: str, source: str, stdin: bytes) -> None:
+    """``source`` run plainly and graded in the sandbox: the same verdict, and for a run that
+    ended by itself the same stdout (the plain run's stdout is the expected answer, judged
+    exactly) and exit status."""
+    source = source.lstrip("\n")
+    plain = run_plain(get_language(language), source, stdin)
+    expected = plain.stdout.decode() if plain.verdict in ("ran", "RE") else "unused\n"
+    problem = Problem(name, Harness.STDIN, [TestCase(stdin.decode(), expected)],
+                      time_limit=LIMITS.time_limit, memory_limit=LIMITS.memory_limit,
+                      metadata={"judge": "exact"})  # fmt: skip
+    result = grader.grade(problem, source, language=language)
+    if plain.verdict == "ran":
+        assert plain.exit_code == 0
+        assert result.verdict.value == "AC", (result.message, plain)
+    else:
+        assert result.verdict.value == plain.verdict, (result.message, plain)
+    if plain.verdict == "RE" and plain.exit_code is not None:
+        assert f"exit status {plain.exit_code}" in result.message
+
+
+def probe_answers(grader, language: str, source: str, expected: list[str]):
+    """The verdict of a program that prints one probe a line, on a problem whose answer is
+    ``expected``: AC when every probe ended as expected (the message names the first that
+    did not)."""
+    answer = "".join(f"{line}\n" for line in expected)
+    problem = Problem("probe", Harness.STDIN, [TestCase("", answer)], time_limit=LIMITS.time_limit)
+    return grader.grade(problem, source, language=language)
