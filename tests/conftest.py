@@ -60,6 +60,16 @@ def pool():
         yield shared
 
 
+@pytest.fixture(scope="session")
+def languages_grader():
+    """A grader at the Java, JavaScript, C and Rust tests' limits
+    (``tests/languages/runtime_plain.py``), its pool started with every installed runtime."""
+    from tests.languages.runtime_plain import grader_for_runtimes
+
+    with grader_for_runtimes() as shared:
+        yield shared
+
+
 # -- reading a sandboxed program's own memory (memory-isolation and reward-hacking tests) --
 
 # The program reads every page it can reach: the brk heap (downwards from sbrk(0)), every 1 MiB

@@ -225,14 +225,15 @@ class Language:
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
-def find_tool(name: str, title: str, package: str = "") -> str:
-    """``name``'s file on the system's PATH, links followed (``/usr/bin/java`` is the
-    JDK's); raises ``OSError`` naming what to install."""
+def find_tool(name: str, title: str, package: str = "", resolve: bool = True) -> str:
+    """``name``'s file on the system's PATH, links followed with ``resolve``
+    (``/usr/bin/java`` is the JDK's; a compiler driver keeps the name it was called by,
+    which it prints in its version); raises ``OSError`` naming what to install."""
     found = shutil.which(name, path=SYSTEM_PATH)
     if found is None:
         hint = f" (Debian: apt-get install {package})" if package else ""
         raise OSError(f"{name} is not installed: {title} needs it{hint}")
-    return os.path.realpath(found)
+    return os.path.realpath(found) if resolve else found
 
 
 def parse_flags(value: Any, where: str) -> tuple[str, ...]:

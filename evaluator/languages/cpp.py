@@ -22,19 +22,13 @@ state instead of parsing it again (``tests/cpp/test_grading.py`` compares the bi
 
 from __future__ import annotations
 
-import functools
 import os
-import shutil
-import subprocess
 
-from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
-from evaluator.sandbox.launcher import START_FAILED, START_FAILED_MARK
-
-from .base import Build, Language, Tool, read_program
-from .diagnostics import CPU_LIMIT_MESSAGE, compile_failure
+from .base import Tool
 from .flag_rules import GXX
+from .native import BINARY, THREADS_CODE, NativeLanguage
 
-__all__ = ["LANGUAGE", "ONLINE_JUDGE_FLAGS", "Cpp"]
+__all__ = ["BINARY", "LANGUAGE", "ONLINE_JUDGE_FLAGS", "THREADS_CODE", "THREADS_SOURCE", "Cpp"]
 
 DEFAULT_FLAGS = ("-std=c++17", "-O2")
 ONLINE_JUDGE_FLAGS = (*DEFAULT_FLAGS, "-DONLINE_JUDGE")
@@ -43,74 +37,21 @@ ONLINE_JUDGE_FLAGS = (*DEFAULT_FLAGS, "-DONLINE_JUDGE")
 reading ``input.txt``. ``formats/codeforces.py`` writes it into each of its problems: a flag
 set of the grader's own (:attr:`Cpp.known_flags`)."""
 SOURCE = "solution.cpp"
-BINARY = "solution"
-THREAD_STACK = 8 << 20  # bytes: what glibc gives a thread under a shell's 8 MiB `ulimit -s`
-# Linked into every program (a translation unit of its own, so no macro of the program's,
-# `#define int long long` say, reaches it). The run's RLIMIT_STACK is the memory limit, for
-# the main thread's deep recursion, and glibc makes that every thread's default stack size;
-# each such stack is address space that RLIMIT_DATA's backstop (16 x the memory limit)
-# counts, so the 16th thread could not be created. A judge's threads get a normal stack:
-# this sets glibc's default for new threads before any of the program's own initialisers
-# run (priority 101 is the first an application may use); the main thread keeps its stack,
-# and a thread given its own size (pthread_attr_setstacksize) keeps that.
-THREADS_SOURCE = "judge_threads.cpp"
-THREADS_CODE = f"""#include <pthread.h>
-__attribute__((constructor(101))) static void judge_thread_stack() {{
-    pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0) return;
-    if (pthread_attr_setstacksize(&attr, {THREAD_STACK}) == 0) pthread_setattr_default_np(&attr);
-    pthread_attr_destroy(&attr);
-}}
-"""
+THREADS_SOURCE = "judge_threads.cpp"  # native.THREADS_CODE: threads get a judge's 8 MiB stack
 
 
-class Cpp(Language):
+class Cpp(NativeLanguage):
     name = "cpp"
     title = "C++ (g++)"
     extensions = (".cpp", ".cc", ".cxx")
     fence_tags = ("cpp", "c++", "cxx")
-    compiled = True
     default_flags = DEFAULT_FLAGS
     known_flags = (ONLINE_JUDGE_FLAGS,)
     flag_rule = GXX
-
-    @functools.cached_property
-    def compiler(self) -> str:
-        """g++'s absolute path (the build's PATH is the system's, never the caller's)."""
-        found = shutil.which("g++", path="/usr/local/bin:/usr/bin:/bin")
-        if found is None:
-            raise OSError("g++ is not installed (Debian: apt-get install g++)")
-        return found
-
-    @functools.cached_property
-    def _version(self) -> str:
-        done = subprocess.run(
-            [self.compiler, "--version"], capture_output=True, text=True, timeout=30, check=True
-        )
-        return done.stdout.splitlines()[0].strip()
-
-    def version(self) -> str:
-        """``g++ --version``'s first line, e.g. ``g++ (Debian 12.2.0-14) 12.2.0``."""
-        return self._version
-
-    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
-        text = source.encode("utf-8", "surrogateescape")  # the builder: a CE when it fails
-        with open(os.path.join(work, SOURCE), "wb") as file:
-            file.write(text)
-        with open(os.path.join(work, THREADS_SOURCE), "w") as file:
-            file.write(THREADS_CODE)
-        run = tool([self.compiler, *flags, "-o", BINARY, SOURCE, THREADS_SOURCE], work)
-        output = run.output.decode("utf-8", "replace")
-        if run.status == START_FAILED and output.startswith(START_FAILED_MARK):
-            raise OSError(output.strip())  # the grader's set-up: not the program's fault
-        if run.status == 0 and run.limit is None:
-            binary, why = read_program(work, BINARY, tool.limits.output_bytes)
-            if binary is not None:
-                return Build(binary, output=output, seconds=run.seconds)
-            return Build(None, f"the build left no program: {BINARY!r} is {why}", output)
-        message = compile_failure(run, output, tool, SOURCE)
-        timed_out = run.limit == "wall" or message == CPU_LIMIT_MESSAGE
-        return Build(None, message, output, run.seconds, timed_out)
+    compiler_name = "g++"
+    package = "g++"
+    source = SOURCE
+    units = {THREADS_SOURCE: THREADS_CODE}
 
     def prepare(self, flags: tuple[str, ...], directory: str, tool: Tool) -> tuple[str, ...]:
         """Precompile ``bits/stdc++.h`` with ``flags`` (into ``directory/include/bits``);
@@ -125,9 +66,6 @@ class Cpp(Language):
         if run.status != 0 or run.limit is not None:
             return ()
         return ("-I", include)
-
-    def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
-        return ["./" + BINARY]
 
 
 LANGUAGE = Cpp()

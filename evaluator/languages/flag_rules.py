@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 __all__ = ["GXX", "NO_FLAGS", "FlagRule"]
 
@@ -192,3 +192,9 @@ GXX = FlagRule(
     summary="allowed: -std, -O, -D/-U, -W, -g and listed -f, -m, -l flags; docs/languages.md",
 )
 """What g++ takes from data (the module's docstring says why each shape is harmless)."""
+
+_C_STANDARD = (
+    r"(?:c|gnu)(?:89|90|99|9x|11|1x|17|18|2x|23|iso9899:(?:1990|199409|1999|2011|2017|2018))"
+)
+GCC = replace(GXX, single=(f"-std={_C_STANDARD}", *GXX.single))
+"""What gcc takes from data: g++'s shapes (the same driver), and C's standards."""

@@ -49,8 +49,8 @@ def test_python_is_the_default_and_can_be_named(grader):
 
 
 def test_unknown_language_is_an_error(grader):
-    result = grader.grade(REVERSE, "fn main() {}", "rust")
-    assert result.verdict is Verdict.ERROR and "unknown language 'rust'" in result.message
+    result = grader.grade(REVERSE, "program p; begin end.", "pascal")
+    assert result.verdict is Verdict.ERROR and "unknown language 'pascal'" in result.message
 
 
 def test_compile_error_says_the_first_error_and_keeps_the_diagnostics(grader):

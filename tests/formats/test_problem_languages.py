@@ -1,6 +1,7 @@
 """A source that says its problems' language (PrimeIntellect's ``verification_info.language``):
-a program in a language graded here runs as that language, one in a language not graded here
-(Rust, JavaScript) is ``UNSUPPORTED`` naming it, per sample, never an ERROR of the problem."""
+a program in a language graded here runs as that language (PrimeIntellect's Rust and
+JavaScript rows), one in a language not graded here (Go, without its toolchain module) is
+``UNSUPPORTED`` naming it, per sample, never an ERROR of the problem."""
 
 from __future__ import annotations
 
@@ -13,8 +14,15 @@ from evaluator.formats import read_problems
 from evaluator.reward import CodeReward
 
 SUM_RUST = (
-    "use std::io;\nfn main() { let mut s = String::new(); io::stdin().read_line(&mut s).unwrap(); }"
+    "use std::io;\nfn main() { let mut s = String::new(); io::stdin().read_line(&mut s).unwrap();\n"
+    "let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect();\n"
+    'println!("{}", v[0] + v[1]); }'
 )
+SUM_JS = 'const [a, b] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);\nconsole.log(a + b);'
+SUM_GO = (
+    'package main\nimport "fmt"\nfunc main() { var a, b int; fmt.Scan(&a, &b); fmt.Println(a + b) }'
+)
+SOURCES = {"rust": SUM_RUST, "javascript": SUM_JS, "go": SUM_GO}
 SUM_CPP = (
     "#include <iostream>\nint main() { long long a, b; std::cin >> a >> b; "
     "std::cout << a + b << std::endl; }"
@@ -34,33 +42,36 @@ def _row(language: str) -> dict:
     }
 
 
-def test_a_rust_problem_reads_and_its_samples_are_unsupported(tmp_path):
+def test_rust_and_javascript_rows_are_graded_and_a_go_row_unsupported(tmp_path):
     problems = tmp_path / "pi.jsonl"
-    problems.write_text("".join(json.dumps(_row(lang)) + "\n" for lang in ("rust", "cpp")))
-    [rust, cpp] = read_problems(problems)
-    assert (rust.metadata["language"], cpp.metadata["language"]) == ("rust", "cpp")
+    languages = ("rust", "javascript", "go", "cpp")
+    problems.write_text("".join(json.dumps(_row(lang)) + "\n" for lang in languages))
+    read = read_problems(problems)
+    assert [problem.metadata["language"] for problem in read] == list(languages)
     samples = tmp_path / "s.jsonl"
-    samples.write_text(
-        json.dumps({"question_id": "sum_rust", "code_list": [SUM_RUST]})
-        + "\n"
-        + json.dumps({"question_id": "sum_cpp", "code_list": [SUM_CPP]})
-        + "\n"
-    )
+    rows = [{"question_id": f"sum_{lang}", "code_list": [code]} for lang, code in SOURCES.items()]
+    rows.append({"question_id": "sum_cpp", "code_list": [SUM_CPP]})
+    rows.append({"question_id": "sum_rust", "code_list": [SUM_RUST.replace("v[0] + v[1]", "v[0]")]})
+    samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
     out = tmp_path / "r.json"
     args = ["grade", "--problems", str(problems), "--samples", str(samples), "-o", str(out)]
     result = CliRunner().invoke(main, [*args, "-q", "--workers", "2"])
     assert result.exit_code == 0, result.output
-    rows = {row["question_id"]: row for row in json.loads(out.read_text())}
-    [rust_detail] = rows["sum_rust"]["details"]
-    assert rust_detail["verdict"] == "UNSUPPORTED"
-    assert rust_detail["message"].startswith("rust programs are not graded here")
-    assert rows["sum_cpp"]["graded_list"] == [True]  # unfenced code, run as the problem's C++
+    graded = {row["question_id"]: row for row in json.loads(out.read_text())}
+    # unfenced code, each run as its problem's language; the second Rust sample is wrong
+    assert [d["verdict"] for d in graded["sum_rust"]["details"]] == ["AC", "WA"]
+    assert graded["sum_javascript"]["graded_list"] == [True]
+    assert graded["sum_cpp"]["graded_list"] == [True]
+    [go_detail] = graded["sum_go"]["details"]
+    assert go_detail["verdict"] == "UNSUPPORTED"
+    assert go_detail["message"].startswith("go programs are not graded here")
 
 
-def test_the_reward_gives_an_unsupported_sample_no_reward(pool):
-    columns = {key: [value] * 2 for key, value in _row("rust").items() if key != "prompt"}
+def test_the_reward_grades_a_rust_row_and_gives_an_unsupported_one_no_reward(pool):
+    rust = {key: [value] * 2 for key, value in _row("rust").items() if key != "prompt"}
+    go = {key: [value] for key, value in _row("go").items() if key != "prompt"}
     with CodeReward(pool=pool) as reward:
-        rewards = reward(None, [f"```rust\n{SUM_RUST}\n```", "no code"], **columns)
-    assert rewards == [None, 0.0]
-    assert reward.last_verdicts == ["UNSUPPORTED", "NO_CODE"]
-    assert "rust programs are not graded here" in reward.last_reasons[0]
+        assert reward(None, [f"```rust\n{SUM_RUST}\n```", "no code"], **rust) == [1.0, 0.0]
+        assert reward(None, [f"```go\n{SUM_GO}\n```"], **go) == [None]
+        assert reward.last_verdicts == ["UNSUPPORTED"]
+        assert "go programs are not graded here" in reward.last_reasons[0]

@@ -5,9 +5,7 @@ recursion, threads, the build failing."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.languages.runtime_plain import SUM_INPUT, assert_agrees
+from tests.languages.runtime_plain import SUM_INPUT, conformance_test
 
 CASES = [
     (
@@ -119,6 +117,4 @@ public class Main { public static void main(String[] a) throws Exception {
 ]
 
 
-@pytest.mark.parametrize(("name", "source", "stdin"), CASES, ids=[c[0] for c in CASES])
-def test_sandbox_agrees_with_a_plain_run(grader, name, source, stdin):
-    assert_agrees(grader, "java", name, source, stdin)
+test_sandbox_agrees_with_a_plain_run = conformance_test("java", CASES)

@@ -32,12 +32,12 @@ public class Main {
 """
 
 
-def test_java_reaches_nothing_past_the_program(grader):
+def test_java_reaches_nothing_past_the_program(languages_grader):
     refused = ["process_builder", "runtime_exec", "read_passwd", "write_tmp", "socket",
                "server_socket", "proc_parent"]  # fmt: skip
     # threads and files in its own directory work, as in a plain run; the JDK's modules are
     # closed to reflection (a plain run's rule too): no way into its internals
     expected = [f"{name} refused" for name in refused]
     expected += ["thread 42", "own_file ok", "reflection_into_jdk refused"]
-    result = probe_answers(grader, "java", JAVA_PROBES, expected)
+    result = probe_answers(languages_grader, "java", JAVA_PROBES, expected)
     assert result.verdict.value == "AC", result.message

@@ -5,9 +5,7 @@ directory. The plain run: ``tests/languages/runtime_plain.py``."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.languages.runtime_plain import SUM_INPUT, assert_agrees
+from tests.languages.runtime_plain import SUM_INPUT, conformance_test
 
 CASES = [
     (
@@ -82,6 +80,4 @@ w.on("message", (m) => { console.log(m); w.terminate(); });
 ]
 
 
-@pytest.mark.parametrize(("name", "source", "stdin"), CASES, ids=[c[0] for c in CASES])
-def test_sandbox_agrees_with_a_plain_run(grader, name, source, stdin):
-    assert_agrees(grader, "javascript", name, source, stdin)
+test_sandbox_agrees_with_a_plain_run = conformance_test("javascript", CASES)

@@ -22,16 +22,16 @@ const s = net.connect(80, "1.1.1.1"); s.on("error", () => console.log("connect r
 """
 
 
-def test_node_reaches_nothing_past_the_program(grader):
+def test_node_reaches_nothing_past_the_program(languages_grader):
     refused = ["spawn", "exec_self", "read_passwd", "read_home", "write_tmp", "write_usr",
                "proc_parent", "kill_parent", "connect"]  # fmt: skip
     result = probe_answers(
-        grader, "javascript", NODE_PROBES, [f"{name} refused" for name in refused]
+        languages_grader, "javascript", NODE_PROBES, [f"{name} refused" for name in refused]
     )
     assert result.verdict.value == "AC", result.message
 
 
-def test_nodes_internal_spawn_binding_runs_nothing(grader):
+def test_nodes_internal_spawn_binding_runs_nothing(languages_grader):
     """``process.binding("spawn_sync")``, under child_process: the same one exec refused
     (or node dies of its own checks); never a shell's output."""
     source = """
@@ -41,5 +41,5 @@ const r = process.binding("spawn_sync").spawn({ file: "/bin/sh", args: ["sh", "-
 console.log("status", r.status, "error", r.error);
 """
     problem = Problem("probe", Harness.STDIN, [TestCase("", "")], time_limit=LIMITS.time_limit)
-    result = grader.grade(problem, source, language="javascript")
+    result = languages_grader.grade(problem, source, language="javascript")
     assert "escaped" not in (result.tests[0].stdout or ""), result.tests[0]

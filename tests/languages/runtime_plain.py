@@ -1,9 +1,10 @@
-"""The reference run of a program on an installed runtime (Java and JavaScript tests share it) (node, the JVM): as a judge runs
-it, beside the sandbox's run of the same build.
+"""The reference run of a Java, JavaScript, C or Rust program: as a judge builds and runs it,
+beside the sandbox's run of the same source.
 
-The plain run builds with the toolchain unconfined (javac straight into a fresh directory;
-JavaScript needs no build), then starts the language's own command line (``node main.js``,
-``java ... -cp <dir> Main``, :meth:`~evaluator.languages.base.Language.argv`, ``{program}``
+The plain run builds with the toolchain unconfined (javac into a fresh directory; gcc or
+rustc with the documented flags and none of the grader's own units; JavaScript needs no
+build), then starts the language's own command line (``./solution``, ``node main.js``,
+``java ... -cp <dir> Main``: :meth:`~evaluator.languages.base.Language.argv`, ``{program}``
 the directory) under the judge's limits, through the C++ reference's launcher
 (:func:`tests.cpp.plain.run_binary`: CPU, stack, output, resident memory watched). A runtime's
 own out-of-memory report (the JVM's ``OutOfMemoryError``) is the memory limit's in both runs,
@@ -17,9 +18,12 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import pytest
+
 from evaluator.harness.outcome import failure
 from evaluator.languages import Build, Language, get_language
 from evaluator.languages.java import main_class
+from evaluator.languages.native import NativeLanguage
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import LimitHit, Limits, RunResult
@@ -58,6 +62,17 @@ def _build_java(source: str, where: str) -> Build | None:
     return Build(None, files={}, entry=entry) if done.returncode == 0 else None
 
 
+def _build_native(language: NativeLanguage, source: str, where: str) -> bool:
+    """The documented build (``gcc -std=c11 -O2 -o solution solution.c -lm``), none of the
+    grader's own units linked in: whether it built."""
+    Path(where, language.source).write_text(source)
+    command = [language.compiler, *language.default_flags, "-o", "solution", language.source,
+               *language.link_flags]  # fmt: skip
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C"}
+    done = subprocess.run(command, cwd=where, capture_output=True, timeout=120, env=env)
+    return done.returncode == 0
+
+
 def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LIMITS) -> Outcome:
     """The plain build and run of ``source`` on ``stdin``."""
     with tempfile.TemporaryDirectory(prefix=f"mcplain{language.name}-") as where:
@@ -66,6 +81,10 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
             build = _build_java(source, where)
             if build is None:
                 return Outcome("CE")
+        elif isinstance(language, NativeLanguage):
+            if not _build_native(language, source, where):
+                return Outcome("CE")
+            build = None
         else:
             Path(where, "main.js").write_text(source)
             build = Build(None, files={})
@@ -103,6 +122,17 @@ def assert_agrees(grader, language: str, name: str, source: str, stdin: bytes) -
         assert result.verdict.value == plain.verdict, (result.message, plain)
     if plain.verdict == "RE" and plain.exit_code is not None:
         assert f"exit status {plain.exit_code}" in result.message
+
+
+def conformance_test(language: str, cases: list[tuple[str, str, bytes]]):
+    """The test each language's ``test_conformance`` module defines: every ``(name, source,
+    stdin)`` case, :func:`assert_agrees`."""
+
+    @pytest.mark.parametrize(("name", "source", "stdin"), cases, ids=[c[0] for c in cases])
+    def test_sandbox_agrees_with_a_plain_run(languages_grader, name, source, stdin):
+        assert_agrees(languages_grader, language, name, source, stdin)
+
+    return test_sandbox_agrees_with_a_plain_run
 
 
 def probe_answers(grader, language: str, source: str, expected: list[str]):

@@ -22,7 +22,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 
 def test_the_languages_are_the_modules_that_define_one():
-    assert list(languages()) == ["cpp", "java", "javascript", "python"]
+    assert list(languages()) == ["c", "cpp", "java", "javascript", "python", "rust"]
     assert DEFAULT_LANGUAGE == "python" and get_language(None).name == "python"
 
 
@@ -48,7 +48,7 @@ def test_get_language_by_name_or_tag(text, name):
 
 
 def test_unknown_languages_say_which_are_known():
-    known = r"\(known: cpp, java, javascript, python\)"
+    known = r"\(known: c, cpp, java, javascript, python, rust\)"
     with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):
         get_language("cobol")
     with pytest.raises(ValueError):
@@ -60,13 +60,14 @@ def test_lookups_by_extension_and_fence():
     assert language_for_extension(".CXX").name == "cpp"
     assert language_for_extension("a.py").name == "python"
     assert language_for_extension("Main.java").name == "java"
-    assert language_for_extension("main.rs") is None
+    assert language_for_extension("main.rs").name == "rust"
+    assert language_for_extension("main.go") is None
     assert language_for_extension("Makefile") is None
     assert language_for_fence("c++").name == "cpp"
     assert language_for_fence("cpp title=main.cpp").name == "cpp"
     assert language_for_fence("python3").name == "python"
     assert language_for_fence("nodejs").name == "javascript"
-    assert language_for_fence("") is None and language_for_fence("rust") is None
+    assert language_for_fence("") is None and language_for_fence("golang") is None
 
 
 def test_flags_parse_from_a_list_or_a_shell_string():
