@@ -5,7 +5,7 @@
 #
 # Works as root without sudo (Docker images), and as a user with sudo. Debian's packages are
 # installed only when missing: Chromium and its driver (the report pages' browser tests), g++
-# (C++ programs), a JDK (Java programs) and Node.js (JavaScript programs).
+# (C++ programs), a JDK (Java programs) and Node.js with npm (JavaScript and TypeScript).
 set -euo pipefail
 cd "$(dirname "$0")"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -27,10 +27,16 @@ command -v chromedriver >/dev/null || missing+=(chromium-driver)
 command -v g++ >/dev/null || missing+=(g++)
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup.sh: installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+# TypeScript programs: tsc and node's types, from the npm registry, beside npm's own packages
+if ! command -v tsc >/dev/null || [ ! -d "$(npm root -g)/@types/node" ]; then
+    echo "setup.sh: installing from npm: typescript @types/node"
+    as_root npm install -g --silent typescript @types/node
 fi
 
 python -m pip install -q --upgrade pip

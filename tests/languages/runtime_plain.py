@@ -1,7 +1,7 @@
-"""The reference run of a Java, JavaScript, C or Rust program: as a judge builds and runs it,
+"""The reference run of a Java, JavaScript, TypeScript, C or Rust program: as a judge builds and runs it,
 beside the sandbox's run of the same source.
 
-The plain run builds with the toolchain unconfined (javac into a fresh directory; gcc or
+The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
 rustc with the documented flags and none of the grader's own units; JavaScript needs no
 build), then starts the language's own command line (``./solution``, ``node main.js``,
 ``java ... -cp <dir> Main``: :meth:`~evaluator.languages.base.Language.argv`, ``{program}``
@@ -62,6 +62,14 @@ def _build_java(source: str, where: str) -> Build | None:
     return Build(None, files={}, entry=entry) if done.returncode == 0 else None
 
 
+def _build_typescript(language, source: str, where: str) -> bool:
+    """``tsc <flags> main.ts`` (emitting ``main.js``) with node's types: whether it built."""
+    Path(where, "main.ts").write_text(source)
+    command = ["node", language.entry, *language.default_flags, "--typeRoots",
+               language.type_roots, "--types", "node", "--noEmitOnError", "main.ts"]  # fmt: skip
+    return subprocess.run(command, cwd=where, capture_output=True, timeout=120).returncode == 0
+
+
 def _build_native(language: NativeLanguage, source: str, where: str) -> bool:
     """The documented build (``gcc -std=c11 -O2 -o solution solution.c -lm``), none of the
     grader's own units linked in: whether it built."""
@@ -81,6 +89,10 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
             build = _build_java(source, where)
             if build is None:
                 return Outcome("CE")
+        elif language.name == "typescript":
+            if not _build_typescript(language, source, where):
+                return Outcome("CE")
+            build = Build(None, files={})
         elif isinstance(language, NativeLanguage):
             if not _build_native(language, source, where):
                 return Outcome("CE")

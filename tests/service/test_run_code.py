@@ -105,7 +105,7 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     answer = requests.post(f"{server.url}/run_code", json=body, timeout=60).json()
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
-    assert "(cpp, java, nodejs, python, rust)" in answer["message"]
+    assert "(cpp, java, nodejs, python, rust, typescript)" in answer["message"]
 
 
 JAVA_SUM = """import java.util.*;
