@@ -1,6 +1,6 @@
 """A source that says its problems' language (PrimeIntellect's ``verification_info.language``):
 a program in a language graded here runs as that language (PrimeIntellect's Rust and
-JavaScript rows), one in a language not graded here (Go, without its toolchain module) is
+JavaScript rows), one in a language not graded here (Lua: no module for it) is
 ``UNSUPPORTED`` naming it, per sample, never an ERROR of the problem."""
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ SUM_RUST = (
     'println!("{}", v[0] + v[1]); }'
 )
 SUM_JS = 'const [a, b] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);\nconsole.log(a + b);'
-SUM_GO = (
-    'package main\nimport "fmt"\nfunc main() { var a, b int; fmt.Scan(&a, &b); fmt.Println(a + b) }'
-)
-SOURCES = {"rust": SUM_RUST, "javascript": SUM_JS, "go": SUM_GO}
+SUM_LUA = 'local a, b = io.read("n", "n")\nprint(a + b)'
+SOURCES = {"rust": SUM_RUST, "javascript": SUM_JS, "lua": SUM_LUA}
 SUM_CPP = (
     "#include <iostream>\nint main() { long long a, b; std::cin >> a >> b; "
     "std::cout << a + b << std::endl; }"
@@ -42,9 +40,9 @@ def _row(language: str) -> dict:
     }
 
 
-def test_rust_and_javascript_rows_are_graded_and_a_go_row_unsupported(tmp_path):
+def test_rust_and_javascript_rows_are_graded_and_a_lua_row_unsupported(tmp_path):
     problems = tmp_path / "pi.jsonl"
-    languages = ("rust", "javascript", "go", "cpp")
+    languages = ("rust", "javascript", "lua", "cpp")
     problems.write_text("".join(json.dumps(_row(lang)) + "\n" for lang in languages))
     read = read_problems(problems)
     assert [problem.metadata["language"] for problem in read] == list(languages)
@@ -62,16 +60,16 @@ def test_rust_and_javascript_rows_are_graded_and_a_go_row_unsupported(tmp_path):
     assert [d["verdict"] for d in graded["sum_rust"]["details"]] == ["AC", "WA"]
     assert graded["sum_javascript"]["graded_list"] == [True]
     assert graded["sum_cpp"]["graded_list"] == [True]
-    [go_detail] = graded["sum_go"]["details"]
-    assert go_detail["verdict"] == "UNSUPPORTED"
-    assert go_detail["message"].startswith("go programs are not graded here")
+    [lua_detail] = graded["sum_lua"]["details"]
+    assert lua_detail["verdict"] == "UNSUPPORTED"
+    assert lua_detail["message"].startswith("lua programs are not graded here")
 
 
 def test_the_reward_grades_a_rust_row_and_gives_an_unsupported_one_no_reward(pool):
     rust = {key: [value] * 2 for key, value in _row("rust").items() if key != "prompt"}
-    go = {key: [value] for key, value in _row("go").items() if key != "prompt"}
+    lua = {key: [value] for key, value in _row("lua").items() if key != "prompt"}
     with CodeReward(pool=pool) as reward:
         assert reward(None, [f"```rust\n{SUM_RUST}\n```", "no code"], **rust) == [1.0, 0.0]
-        assert reward(None, [f"```go\n{SUM_GO}\n```"], **go) == [None]
+        assert reward(None, [f"```lua\n{SUM_LUA}\n```"], **lua) == [None]
         assert reward.last_verdicts == ["UNSUPPORTED"]
-        assert "go programs are not graded here" in reward.last_reasons[0]
+        assert "lua programs are not graded here" in reward.last_reasons[0]

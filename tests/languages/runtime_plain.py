@@ -71,12 +71,12 @@ def _build_typescript(language, source: str, where: str) -> bool:
 
 
 def _build_native(language: NativeLanguage, source: str, where: str) -> bool:
-    """The documented build (``gcc -std=c11 -O2 -o solution solution.c -lm``), none of the
-    grader's own units linked in: whether it built."""
+    """The documented build (``gcc -std=c11 -O2 -o solution solution.c -lm``, ``go build -o
+    solution main.go``), none of the grader's own units linked in: whether it built."""
     Path(where, language.source).write_text(source)
-    command = [language.compiler, *language.default_flags, "-o", "solution", language.source,
-               *language.link_flags]  # fmt: skip
-    env = {"PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C"}
+    command = [part for part in language.command(language.default_flags)
+               if part not in language.units]  # fmt: skip
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C", "HOME": where}
     done = subprocess.run(command, cwd=where, capture_output=True, timeout=120, env=env)
     return done.returncode == 0
 

@@ -311,9 +311,9 @@ CASES: list[dict] = [
     },
     {
         "id": "language-not-run-here",
-        "body": _run(code='package main\nfunc main() { println("hi") }', language="go"),
+        "body": _run(code='print("hi")', language="lua"),
         "theirs": {"status": 200, "json.status": "Success"},
-        "source": f"{MAJOR} run_go",
+        "source": f"{MAJOR} run_lua",
         "deviation": "languages",
         "ours": {"status": 200, "json.status": "SandboxError", "json.run_result": None},
     },

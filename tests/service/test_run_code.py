@@ -97,7 +97,7 @@ def test_an_output_flood_is_stopped(server):
     assert 0 < len(result.stdout) <= 65 << 20 and set(result.stdout) <= {"x", "\n"}
 
 
-@pytest.mark.parametrize("language", ["go", "lua"])
+@pytest.mark.parametrize("language", ["lua", "php"])
 def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     import requests
 
@@ -105,32 +105,41 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     answer = requests.post(f"{server.url}/run_code", json=body, timeout=60).json()
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
-    assert "(cpp, java, nodejs, python, rust, typescript)" in answer["message"]
+    assert "(cpp, go, java, nodejs, python, rust, typescript)" in answer["message"]
 
 
 JAVA_SUM = """import java.util.*;
 public class Main { public static void main(String[] a) {
-  Scanner s = new Scanner(System.in); System.out.println(s.nextLong() + s.nextLong()); } }
+  Scanner s = new Scanner(System.in); long x = s.nextLong(), y = s.nextLong(); System.out.println(x OP y); } }
 """
-NODE_SUM = 'const [a, b] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);\nconsole.log(a + b);'
+NODE_SUM = 'const [x, y] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);\nconsole.log(x OP y);'
+GO_SUM = 'package main\nimport "fmt"\nfunc main() { var x, y int; fmt.Scan(&x, &y); fmt.Println(x OP y) }'
+RUST_SUM = """fn main() { let mut s = String::new(); std::io::stdin().read_line(&mut s).unwrap();
+  let v: Vec<i64> = s.split_whitespace().map(|t| t.parse().unwrap()).collect(); println!("{}", v[0] OP v[1]); }"""
 
 
 @pytest.mark.parametrize(
-    ("language", "code", "compiled"), [("java", JAVA_SUM, True), ("nodejs", NODE_SUM, False)]
+    ("language", "code", "compiled"),
+    [
+        ("java", JAVA_SUM, True),
+        ("nodejs", NODE_SUM, False),
+        ("typescript", NODE_SUM.replace("const [x, y]", "const [x, y]: number[]"), True),
+        ("go", GO_SUM, True),
+        ("rust", RUST_SUM, True),
+    ],
 )
-def test_runtime_languages_are_served(server, language, code, compiled):
-    """SandboxFusion's ``java`` (javac, then the JVM) and ``nodejs`` (no compile: its
-    ``compile_result`` is null, as SandboxFusion's) run on ``stdin`` in the sandbox."""
-    request = RunCodeRequest(code=code, stdin="2 3", language=language, run_timeout=10)
-    response = run_code(request, endpoint=server.url, max_attempts=1, client_timeout=120)
-    assert response.status == RunStatus.Success, response
-    assert (response.compile_result is not None) == compiled
-    result = response.run_result
-    assert (result.status, result.return_code, result.stdout) == ("Finished", 0, "5\n")
-    wrong = RunCodeRequest(code=code.replace("a + b", "a - b").replace("nextLong() + s", "nextLong() - s"),
-                           stdin="2 3", language=language, run_timeout=10)  # fmt: skip
-    response = run_code(wrong, endpoint=server.url, max_attempts=1, client_timeout=120)
-    assert response.run_result.stdout == "-1\n"
+def test_other_languages_are_served(server, language, code, compiled):
+    """SandboxFusion's ``java``, ``typescript``, ``go``, ``rust`` (built, then run) and
+    ``nodejs`` (no compile: its ``compile_result`` is null, as SandboxFusion's) run on
+    ``stdin`` in the sandbox."""
+    for op, answer in (("+", "5\n"), ("-", "-1\n")):
+        request = RunCodeRequest(code=code.replace("OP", op), stdin="2 3", language=language,
+                                 run_timeout=10)  # fmt: skip
+        response = run_code(request, endpoint=server.url, max_attempts=1, client_timeout=120)
+        assert response.status == RunStatus.Success, response
+        assert (response.compile_result is not None) == compiled
+        result = response.run_result
+        assert (result.status, result.return_code, result.stdout) == ("Finished", 0, answer)
 
 
 def _run_cpp(server, code: str, stdin: str = "", timeout: float = 5):

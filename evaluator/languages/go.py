@@ -1,0 +1,43 @@
+"""Go, built with the go command and run as a contest judge runs it: ``go build -o solution
+main.go`` (a statically linked program; Codeforces and AtCoder build alike), then
+``./solution < input > output``, executed in the sandbox as a C++ binary is.
+
+The build is offline and self-contained: the program's file is built alone (the package
+``command-line-arguments``, the standard library only, as on a judge), with ``HOME`` the build
+directory, so the go command's cache (``GOCACHE``) and ``GOPATH`` are the build's own and
+are removed with it; Debian's Go ships its standard library compiled, so a build takes a
+fraction of a second. Goroutines' stacks grow on the heap (to Go's own 1 GB limit), so deep
+recursion is bounded by the memory limit, as in a plain run."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+
+from .native import BINARY, NativeLanguage
+
+__all__ = ["LANGUAGE", "Go"]
+
+
+class Go(NativeLanguage):
+    name = "go"
+    title = "Go (go build)"
+    extensions = (".go",)
+    fence_tags = ("go", "golang")
+    # no flags: -trimpath, say, would rebuild the whole standard library (its build ids)
+    compiler_name = "go"
+    package = "golang-go"
+    source = "main.go"
+
+    @functools.cached_property
+    def _version(self) -> str:
+        done = subprocess.run(
+            [self.compiler, "version"], capture_output=True, text=True, timeout=30, check=True
+        )
+        return done.stdout.strip()  # "go version go1.19.8 linux/amd64"
+
+    def command(self, flags: tuple[str, ...]) -> list[str]:
+        return [self.compiler, "build", "-o", BINARY, *flags, self.source]
+
+
+LANGUAGE = Go()
