@@ -7,7 +7,8 @@ One module per command group, so that a command's code is in one place:
   run (journal, parallel grading, interruptions) in :mod:`.grade_driver`, what a run writes in
   :mod:`evaluator.runner.outputs`, the checks of where it writes in :mod:`.paths`;
 * :mod:`.generate`: ``generate`` (samples from a local model);
-* :mod:`.dataset`: ``dataset convert|check|strength|filter``; :mod:`.formats`: ``formats``
+* :mod:`.dataset`: ``dataset convert|check|strength|filter``; :mod:`.languages`: ``languages`` (the
+  languages graded and their toolchains here); :mod:`.formats`: ``formats``
   (the problem formats read);
 * :mod:`.report`: ``report`` (a run as one HTML page) and ``compare`` (two runs, paired);
 * :mod:`.serve`: ``serve`` (the grader as an HTTP service, :mod:`evaluator.service`);
@@ -31,6 +32,7 @@ from evaluator.cli.dataset import dataset
 from evaluator.cli.formats import formats
 from evaluator.cli.generate import generate
 from evaluator.cli.grade_commands import demo, grade, lcb
+from evaluator.cli.languages import languages
 from evaluator.cli.report import compare, report
 from evaluator.cli.serve import serve
 
@@ -56,5 +58,5 @@ def main() -> None:
     pass
 
 
-for _command in (grade, demo, generate, lcb, dataset, formats, report, compare, serve):
+for _command in (grade, demo, generate, lcb, dataset, formats, languages, report, compare, serve):
     main.add_command(_command)

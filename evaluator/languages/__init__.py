@@ -20,13 +20,14 @@ import functools
 import importlib
 import pkgutil
 
-from .base import Build, BuildLimits, Language
+from .base import Build, BuildLimits, Language, ToolchainMissing
 
 __all__ = [
     "DEFAULT_LANGUAGE",
     "Build",
     "BuildLimits",
     "Language",
+    "ToolchainMissing",
     "get_language",
     "language_for_extension",
     "language_for_fence",

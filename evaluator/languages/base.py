@@ -29,6 +29,7 @@ __all__ = [
     "Language",
     "Tool",
     "ToolRun",
+    "ToolchainMissing",
     "find_tool",
     "parse_flags",
     "read_program",
@@ -225,6 +226,11 @@ class Language:
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
+class ToolchainMissing(OSError):
+    """A language's compiler or runtime is not installed on this machine: its programs are
+    ``UNSUPPORTED`` here (nothing ran), the message naming what to install."""
+
+
 def find_tool(name: str, title: str, package: str = "", resolve: bool = True) -> str:
     """``name``'s file on the system's PATH, links followed with ``resolve``
     (``/usr/bin/java`` is the JDK's; a compiler driver keeps the name it was called by,
@@ -232,7 +238,7 @@ def find_tool(name: str, title: str, package: str = "", resolve: bool = True) ->
     found = shutil.which(name, path=SYSTEM_PATH)
     if found is None:
         hint = f" (Debian: apt-get install {package})" if package else ""
-        raise OSError(f"{name} is not installed: {title} needs it{hint}")
+        raise ToolchainMissing(f"{name} is not installed: {title} needs it{hint}")
     return os.path.realpath(found) if resolve else found
 
 

@@ -17,7 +17,7 @@ import os
 import shutil
 import subprocess
 
-from .base import SYSTEM_PATH
+from .base import SYSTEM_PATH, ToolchainMissing
 from .native import NativeLanguage
 
 __all__ = ["LANGUAGE", "Rust"]
@@ -46,7 +46,7 @@ class Rust(NativeLanguage):
         no rustc is installed."""
         found = shutil.which("rustc", path=f"{SYSTEM_PATH}:{_rustup_bin()}")
         if found is None:
-            raise OSError("rustc is not installed: Rust (rustc) needs it (Debian: apt-get "
+            raise ToolchainMissing("rustc is not installed: Rust (rustc) needs it (Debian: apt-get "
                           "install rustc, or rustup)")  # fmt: skip
         done = subprocess.run([found, "--print", "sysroot"], capture_output=True, text=True,
                               timeout=60, check=True)  # fmt: skip

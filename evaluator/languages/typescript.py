@@ -16,7 +16,7 @@ import subprocess
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Language, Tool, find_tool, read_program
+from .base import Build, Language, Tool, ToolchainMissing, find_tool, read_program
 from .diagnostics import CPU_LIMIT_MESSAGE, compile_failure
 from .javascript import LANGUAGE as JAVASCRIPT
 
@@ -43,8 +43,10 @@ class TypeScript(Language):
         saying how to install it."""
         try:
             return find_tool("tsc", self.title)
-        except OSError:
-            raise OSError(f"tsc is not installed: {self.title} needs it ({_INSTALL})") from None
+        except ToolchainMissing:
+            raise ToolchainMissing(
+                f"tsc is not installed: {self.title} needs it ({_INSTALL})"
+            ) from None
 
     @functools.cached_property
     def type_roots(self) -> str:
@@ -52,7 +54,9 @@ class TypeScript(Language):
         package = os.path.dirname(os.path.dirname(self.entry))
         roots = os.path.join(os.path.dirname(package), "@types")
         if not os.path.isdir(os.path.join(roots, "node")):
-            raise OSError(f"@types/node is not installed: {self.title} needs it ({_INSTALL})")
+            raise ToolchainMissing(
+                f"@types/node is not installed: {self.title} needs it ({_INSTALL})"
+            )
         return roots
 
     @functools.cached_property

@@ -45,7 +45,14 @@ from evaluator.judges.checker import (
 from evaluator.judges.floats import DEFAULT_ABS_TOL, DEFAULT_REL_TOL, validate_tolerances
 from evaluator.judges.returned import judge_return
 from evaluator.judges.stdout import judge_stdout
-from evaluator.languages import Build, BuildLimits, Language, get_language, runtimes
+from evaluator.languages import (
+    Build,
+    BuildLimits,
+    Language,
+    ToolchainMissing,
+    get_language,
+    runtimes,
+)
 from evaluator.languages.builds import Builder
 from evaluator.problem import (
     DEFAULT_MEMORY_LIMIT,
@@ -472,11 +479,15 @@ class Grader:
             limits = self.options.limits_for(problem)
             if self.options.operator_flags(language) is not None:
                 self.builder.trust(language, flags)  # the operator's: prepared for
+            language.runtime()  # installed, or the program is UNSUPPORTED (below)
             building = self.builder.submit(language, code, flags)
         except ValueError as exc:  # a broken judge spec, or flags refused
             outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=clean_message(exc)))
             return
-        except OSError as exc:  # no toolchain on this machine
+        except ToolchainMissing as exc:  # not installed here: nothing ran, no judgement
+            outcome.set_result(_unsupported(problem, language, exc))
+            return
+        except OSError as exc:  # a toolchain that cannot run here
             reason = f"cannot build {language.name} programs here: {describe_failure(exc)}"
             outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=reason))
             return
@@ -484,6 +495,9 @@ class Grader:
         def built(done: Future[Build]) -> None:
             try:
                 build = done.result()
+            except ToolchainMissing as exc:
+                outcome.set_result(_unsupported(problem, language, exc))
+                return
             except Exception as exc:  # noqa: BLE001 - the toolchain, not the program
                 reason = f"cannot build {language.name} programs here: {describe_failure(exc)}"
                 outcome.set_result(GradeResult(problem.id, Verdict.ERROR, message=reason))
@@ -640,6 +654,13 @@ def _refused_language(problem: Problem, language: Language) -> GradeResult | Non
     message = f"this problem accepts {', '.join(names) or 'no'} programs, not {language.name}"
     tests = [TestResult(Verdict.CE, message=message) for _ in range(max(len(problem.tests), 1))]
     return GradeResult(problem.id, Verdict.CE, tests, message=message)
+
+
+def _unsupported(problem: Problem, language: Language, missing: ToolchainMissing) -> GradeResult:
+    """A program whose language's toolchain is not installed here: nothing ran, no judgement;
+    the message names what to install (``mcevaluate languages`` lists them)."""
+    message = f"{language.name} programs are not graded on this machine: {missing}"
+    return GradeResult(problem.id, Verdict.UNSUPPORTED, message=message)
 
 
 def _compile_error(problem: Problem, build: Build) -> GradeResult:
