@@ -15,6 +15,9 @@ from typing import Any
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 
 __all__ = [
+    "PROGRAM_CUT",
+    "PROGRAM_PREFIX",
+    "PROGRAM_SUFFIX",
     "DEFAULT_MEMORY_LIMIT",
     "DEFAULT_TIME_LIMIT",
     "Harness",
@@ -22,6 +25,11 @@ __all__ = [
     "TestCase",
     "Verdict",
 ]
+
+
+# A problem whose tests are one program joined around the candidate's code (HumanEval-X):
+# the keys of its metadata that hold the parts (evaluator.harness.test_program).
+PROGRAM_PREFIX, PROGRAM_SUFFIX, PROGRAM_CUT = "program_prefix", "program_suffix", "program_cut"
 
 
 class Verdict(StrEnum):

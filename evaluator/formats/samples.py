@@ -8,6 +8,8 @@ One or more records per problem (several records of one problem are joined in fi
   :func:`~evaluator.formats.extract.extract_code` on each);
 * HumanEval / EvalPlus: ``{"task_id", "completion"}`` (continues the problem's prompt:
   ``Samples.continues_prompt``) or ``{"task_id", "solution"}`` (a whole program);
+* HumanEval-X: ``{"task_id", "generation"}`` (the prompt's continuation, which the problem
+  joins with its prompt and tests: :mod:`evaluator.harness.test_program`);
 * ours: ``{"id", "code" | "codes" | "output" | "outputs"}`` (``output``/``outputs`` are raw).
 
 Any of them may say ``language``. :func:`read_samples` detects which of these a file holds
@@ -95,7 +97,9 @@ def _humaneval_samples(record: dict[str, Any]) -> Samples:
         return Samples(problem_id, [code], continues_prompt=True)
     if record.get("solution") is not None:
         return Samples(problem_id, [expect_str(record["solution"], "solution")])
-    raise InputError("missing required field (or 'solution')", field="completion")
+    if record.get("generation") is not None:  # HumanEval-X's generation files
+        return Samples(problem_id, [expect_str(record["generation"], "generation")])
+    raise InputError("missing required field (or 'solution', 'generation')", field="completion")
 
 
 def _ours_samples(record: dict[str, Any]) -> Samples:
@@ -115,7 +119,12 @@ def _ours_samples(record: dict[str, Any]) -> Samples:
 
 _SAMPLE_KINDS: tuple[tuple[str, str, tuple[str, ...], Callable[[dict[str, Any]], Samples]], ...] = (
     ("LiveCodeBench", "question_id", ("code_list", "output_list"), _lcb_samples),
-    ("HumanEval/EvalPlus", "task_id", ("completion", "solution"), _humaneval_samples),
+    (
+        "HumanEval/EvalPlus",  # and HumanEval-X's generation files: their results alike
+        "task_id",
+        ("completion", "solution", "generation"),
+        _humaneval_samples,
+    ),
     ("ours", "id", ("code", "codes", "output", "outputs"), _ours_samples),
 )
 

@@ -12,6 +12,8 @@ rule, with testlib's standard checkers as the reference semantics:
 ``lenient`` the MicroCoder paper's fallback chain: ACCEPTS WRONG ANSWERS, never a default
 ``lcb``     LiveCodeBench's stdio check (strip, lines, exact ``Decimal``), for comparisons
 ``sandbox_fusion`` SandboxFusion's (lines, any case, floats within 1e-5 relative): ``/submit``
+``exit``    any output: a test program's clean exit is its pass (HumanEval-X, MultiPL-E)
+``silent``  nothing printed on stdout or stderr (HumanEval-X's JavaScript rule)
 ========== ===========================================================================
 
 A test's verdict from a run: :mod:`.stdout` (a stdin test's output under one of these) and
@@ -28,7 +30,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from . import exact, floats, lcb, lenient, lines, sandbox_fusion, tokens, yesno
+from . import exact, exit_status, floats, lcb, lenient, lines, sandbox_fusion, silent, tokens, yesno
 from .base import Comparison
 from .checker import ProgramChecker, PythonChecker, build_checker, is_checker_spec
 from .values import compare_values
@@ -44,6 +46,8 @@ JUDGES: dict[str, Callable[..., Comparison]] = {
     "lenient": lenient.check,
     "lcb": lcb.check,
     "sandbox_fusion": sandbox_fusion.check,
+    "exit": exit_status.check,
+    "silent": silent.check,
 }
 
 DEFAULT_JUDGE = "lines"

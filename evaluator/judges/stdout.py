@@ -22,5 +22,7 @@ def judge_stdout(
     if failed is not None:
         return failed
     output = run.stdout.decode("utf-8", "surrogateescape")
+    if getattr(check, "reads_stderr", False):  # a judge of all the program printed
+        output += run.stderr.decode("utf-8", "surrogateescape")
     comparison = check(output, test.output)
     return (Verdict.AC, "") if comparison.ok else (Verdict.WA, comparison.message)

@@ -152,7 +152,7 @@ _F_VALUED = {
 }
 """``-fNAME=VALUE`` options a problem may give, with the values each takes."""
 
-_LIBRARIES = ("m", "pthread", "rt", "atomic", "quadmath", "gmp", "gmpxx")
+_LIBRARIES = ("m", "pthread", "rt", "atomic", "quadmath", "gmp", "gmpxx", "crypto", "ssl")
 """``-lNAME``: system libraries a contest program may link (a missing one is a CE)."""
 
 

@@ -71,8 +71,12 @@ class NativeLanguage(Language):
         return self._version
 
     def command(self, flags: tuple[str, ...]) -> list[str]:
-        """The build's command line."""
-        return [self.compiler, *flags, "-o", BINARY, self.source, *self.units, *self.link_flags]
+        """The build's command line: libraries (``-lNAME``, the flags' and
+        :attr:`link_flags`) after the sources, where the linker looks for what they need."""
+        libraries = [flag for flag in flags if flag.startswith("-l")]
+        options = [flag for flag in flags if not flag.startswith("-l")]
+        return [self.compiler, *options, "-o", BINARY, self.source, *self.units, *libraries,
+                *self.link_flags]  # fmt: skip
 
     def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
         text = source.encode("utf-8", "surrogateescape")  # the builder: a CE when it fails

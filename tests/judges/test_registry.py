@@ -8,13 +8,24 @@ import pytest
 from evaluator.judges import JUDGES, Comparison, compare_values, get_judge
 from evaluator.judges import floats as floats_module
 
-NAMES = ["exact", "lines", "tokens", "float", "yesno", "lenient", "lcb", "sandbox_fusion"]
+NAMES = [
+    "exact",
+    "lines",
+    "tokens",
+    "float",
+    "yesno",
+    "lenient",
+    "lcb",
+    "sandbox_fusion",
+]
+# judges of whether a test program passed, not comparisons: test_exit_and_silent.py
+NOT_COMPARISONS = ["exit", "silent"]
 # lcb ignores leading space; sandbox_fusion every letter's case
 STRICT = [name for name in NAMES if name not in ("lenient", "lcb", "sandbox_fusion")]
 
 
 def test_names():
-    assert sorted(JUDGES) == sorted(NAMES)
+    assert sorted(JUDGES) == sorted(NAMES + NOT_COMPARISONS)
     assert callable(compare_values)
 
 

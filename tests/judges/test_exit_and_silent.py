@@ -1,0 +1,35 @@
+"""``exit`` (a test program's clean exit is its pass, whatever it printed) and ``silent``
+(nothing on stdout or stderr: HumanEval-X's JavaScript rule), judged from real runs' results:
+a crash or a limit is the run's verdict before either judge looks."""
+
+from __future__ import annotations
+
+from evaluator.judges import get_judge
+from evaluator.judges.stdout import judge_stdout
+from evaluator.problem import TestCase, Verdict
+from evaluator.sandbox import LimitHit, RunResult
+
+TEST = TestCase("", "")
+
+
+def _run(stdout: bytes = b"", stderr: bytes = b"", exit_code: int = 0) -> RunResult:
+    return RunResult("ok" if exit_code == 0 else "exit", exit_code=exit_code, stdout=stdout,
+                     stderr=stderr)  # fmt: skip
+
+
+def test_exit_accepts_any_output_of_a_clean_run_only():
+    check = get_judge("exit")
+    assert judge_stdout(TEST, _run(b"debug output\n", b"warning\n"), check) == (Verdict.AC, "")
+    assert judge_stdout(TEST, _run(exit_code=1), check)[0] is Verdict.RE
+    timed_out = _run()
+    timed_out.limit = LimitHit.CPU
+    assert judge_stdout(TEST, timed_out, check)[0] is Verdict.TLE
+
+
+def test_silent_reads_stdout_and_stderr():
+    check = get_judge("silent")
+    assert judge_stdout(TEST, _run(), check) == (Verdict.AC, "")
+    verdict, message = judge_stdout(TEST, _run(stderr=b"Assertion failed\n"), check)
+    assert verdict is Verdict.WA and "printed 'Assertion failed'" in message
+    assert judge_stdout(TEST, _run(stdout=b"x"), check)[0] is Verdict.WA
+    assert judge_stdout(TEST, _run(exit_code=2), check)[0] is Verdict.RE
