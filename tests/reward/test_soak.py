@@ -34,11 +34,26 @@ def _entries(path: str) -> int:
     return sum(len(dirs) + len(files) for _, dirs, files in os.walk(path))
 
 
+def _processes(me: psutil.Process) -> int:
+    """This process's children, and every process below the fork servers among them (what a
+    reward call could leave behind). Below other children (a language's build, a Ray node a
+    test left stopping) their own processes come and go on their own time: not counted."""
+    count = 0
+    for child in me.children():
+        count += 1
+        try:
+            if os.path.basename(child.cwd()).startswith("mcsbx-"):  # a fork server
+                count += len(child.children(recursive=True))
+        except psutil.Error:  # gone, or a zombie: counted as itself
+            pass
+    return count
+
+
 def snapshot(pool) -> dict[str, int]:
     gc.collect()
     me = psutil.Process()
     return {
-        "descendants": len(me.children(recursive=True)),
+        "descendants": _processes(me),
         "fds": len(os.listdir("/proc/self/fd")),
         "threads": me.num_threads(),
         # the fork servers' private temp dirs (their cwd): run dirs left behind would pile up
