@@ -5,7 +5,8 @@
 #
 # Works as root without sudo (Docker images), and as a user with sudo. Debian's packages are
 # installed only when missing: Chromium and its driver (the report pages' browser tests), g++
-# (C++ programs), a JDK (Java programs), Node.js with npm (JavaScript and TypeScript) and Go.
+# (C++ programs), a JDK (Java programs), Node.js with npm (JavaScript and TypeScript), Go and
+# Perl.
 set -euo pipefail
 cd "$(dirname "$0")"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -29,6 +30,7 @@ command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 command -v go >/dev/null || missing+=(golang-go)
+command -v perl >/dev/null || missing+=(perl)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup.sh: installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq

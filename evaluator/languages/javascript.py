@@ -9,45 +9,19 @@ sandbox lets it read. Memory is judged as for every program file: the peak resid
 
 from __future__ import annotations
 
-import functools
-import subprocess
-
-from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
-
-from .base import Build, Language, Tool
+from .script import ScriptLanguage
 
 __all__ = ["LANGUAGE", "JavaScript"]
 
-SCRIPT = "main.js"
 
-
-class JavaScript(Language):
+class JavaScript(ScriptLanguage):
     name = "javascript"
     title = "JavaScript (Node.js)"
     extensions = (".js", ".cjs")
     fence_tags = ("javascript", "js", "nodejs", "node")
-    compiled = True  # its "build" stages the script: the runtime executes it
-    interpreted = True
     runtime_name = "node"
     runtime_reads = ("/etc/ssl/openssl.cnf",)
-
-    @functools.cached_property
-    def _version(self) -> str:
-        node = self.runtime()
-        assert node is not None
-        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30)
-        return f"node {done.stdout.strip()}"
-
-    def version(self) -> str:
-        """``node --version``, e.g. ``node v20.20.2``."""
-        return self._version
-
-    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
-        text = source.encode("utf-8", "surrogateescape")  # the builder: a CE when it fails
-        return Build(None, files={SCRIPT: text})
-
-    def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
-        return ["node", "{program}/" + SCRIPT]
+    script = "main.js"
 
 
 LANGUAGE = JavaScript()

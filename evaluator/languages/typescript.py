@@ -23,7 +23,7 @@ from .javascript import LANGUAGE as JAVASCRIPT
 __all__ = ["LANGUAGE", "TypeScript"]
 
 SOURCE = "main.ts"
-SCRIPT = "main.js"
+SCRIPT = JAVASCRIPT.script  # what node runs: tsc writes it beside main.ts
 _INSTALL = "npm install -g typescript @types/node"
 
 

@@ -1,4 +1,4 @@
-"""The reference run of a Java, JavaScript, TypeScript, C or Rust program: as a judge builds and runs it,
+"""The reference run of a Java, JavaScript, TypeScript, Perl, C, Rust or Go program: as a judge builds and runs it,
 beside the sandbox's run of the same source.
 
 The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
@@ -24,6 +24,7 @@ from evaluator.harness.outcome import failure
 from evaluator.languages import Build, Language, get_language
 from evaluator.languages.java import main_class
 from evaluator.languages.native import NativeLanguage
+from evaluator.languages.script import ScriptLanguage
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import LimitHit, Limits, RunResult
@@ -97,8 +98,9 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
             if not _build_native(language, source, where):
                 return Outcome("CE")
             build = None
-        else:
-            Path(where, "main.js").write_text(source)
+        else:  # a script language: the source is the program
+            assert isinstance(language, ScriptLanguage)
+            Path(where, language.script).write_text(source)
             build = Build(None, files={})
         argv = [
             part.replace("{program}", where) for part in language.argv(build, limits.memory_limit)

@@ -22,16 +22,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 
 def test_the_languages_are_the_modules_that_define_one():
-    assert list(languages()) == [
-        "c",
-        "cpp",
-        "go",
-        "java",
-        "javascript",
-        "python",
-        "rust",
-        "typescript",
-    ]
+    names = ["c", "cpp", "go", "java", "javascript", "perl", "python", "rust", "typescript"]
+    assert list(languages()) == names
     assert DEFAULT_LANGUAGE == "python" and get_language(None).name == "python"
 
 
@@ -56,7 +48,7 @@ def test_get_language_by_name_or_tag(text, name):
 
 
 def test_unknown_languages_say_which_are_known():
-    known = r"\(known: c, cpp, go, java, javascript, python, rust, typescript\)"
+    known = r"\(known: c, cpp, go, java, javascript, perl, python, rust, typescript\)"
     with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):
         get_language("cobol")
     with pytest.raises(ValueError):

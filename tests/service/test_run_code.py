@@ -105,7 +105,7 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     answer = requests.post(f"{server.url}/run_code", json=body, timeout=60).json()
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
-    assert "(cpp, go, java, nodejs, python, rust, typescript)" in answer["message"]
+    assert "(cpp, go, java, nodejs, perl, python, rust, typescript)" in answer["message"]
 
 
 JAVA_SUM = """import java.util.*;
@@ -126,11 +126,12 @@ RUST_SUM = """fn main() { let mut s = String::new(); std::io::stdin().read_line(
         ("typescript", NODE_SUM.replace("const [x, y]", "const [x, y]: number[]"), True),
         ("go", GO_SUM, True),
         ("rust", RUST_SUM, True),
+        ("perl", 'my ($x, $y) = split " ", <STDIN>; print $x OP $y, "\\n";', False),
     ],
 )
 def test_other_languages_are_served(server, language, code, compiled):
-    """SandboxFusion's ``java``, ``typescript``, ``go``, ``rust`` (built, then run) and
-    ``nodejs`` (no compile: its ``compile_result`` is null, as SandboxFusion's) run on
+    """SandboxFusion's ``java``, ``typescript``, ``go``, ``rust`` (built, then run),
+    ``nodejs`` and ``perl`` (no compile: ``compile_result`` null, as SandboxFusion's) run on
     ``stdin`` in the sandbox."""
     for op, answer in (("+", "5\n"), ("-", "-1\n")):
         request = RunCodeRequest(code=code.replace("OP", op), stdin="2 3", language=language,

@@ -1,0 +1,42 @@
+"""What the languages a runtime runs from source share (JavaScript, Perl): no build, the
+source staged as one script for the run (``Build.files``), a syntax error the program's own
+runtime error as in a plain run, and ``<runtime> <script> < input`` as the run."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+
+from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
+
+from .base import Build, Language, Tool
+
+__all__ = ["ScriptLanguage"]
+
+
+class ScriptLanguage(Language):
+    """A language whose runtime runs its source: set ``runtime_name``, ``script`` (the
+    staged file's name) and ``version_argv`` (what prints the runtime's version)."""
+
+    compiled = True  # its "build" stages the script: the runtime executes it
+    interpreted = True
+    script = ""  # "main.js"
+    version_argv: tuple[str, ...] = ("--version",)
+
+    @functools.cached_property
+    def _version(self) -> str:
+        runtime = self.runtime()
+        assert runtime is not None
+        done = subprocess.run([runtime, *self.version_argv], capture_output=True, text=True,
+                              timeout=30, check=True)  # fmt: skip
+        return f"{self.runtime_name} {done.stdout.strip()}"
+
+    def version(self) -> str:
+        """The runtime's name and version (``node v20.20.2``, ``perl v5.36.0``)."""
+        return self._version
+
+    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
+        return Build(None, files={self.script: source.encode("utf-8", "surrogateescape")})
+
+    def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
+        return [self.runtime_name, "{program}/" + self.script]
