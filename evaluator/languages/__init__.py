@@ -1,8 +1,10 @@
 """The language layer: one module per language (DMOJ's executors are the model).
 
 Each module of this package that defines ``LANGUAGE`` (a :class:`~.base.Language`) is a
-language: ``python`` (the sandbox runs it itself) and ``cpp`` (built with g++, its binary run
-in the sandbox). A third language is one more module and its tests (``docs/languages.md``);
+language: ``python`` (the sandbox runs it itself); ``cpp``, ``c``, ``rust`` and ``go`` (built
+into one native program file, :mod:`.native`); ``java`` and ``typescript`` (built, then run
+on an installed runtime); ``javascript`` and ``perl`` (a runtime runs the source,
+:mod:`.script`). Another language is one more module and its tests (``docs/languages.md``);
 nothing else names the languages. Lookups::
 
     get_language("c++")                  # by name, or by any code-fence tag it answers to
