@@ -184,6 +184,20 @@ def test_csv_of_the_filtered_rows(full_release, driver, tmp_path):
     assert table[2][3] == "very\nhard" and len(table) == 5
 
 
+def _settle(driver, table: str) -> None:
+    """Wait until a wheel scroll has stopped moving the window and the table's box: the next
+    step is computed from where they are, not from where an animation was."""
+    where = None
+    for _ in range(40):
+        now = driver.execute_script(
+            f"return [window.scrollY, document.getElementById('{table}').parentElement.scrollTop];"
+        )
+        if now == where:
+            return
+        where = now
+        time.sleep(0.02)
+
+
 def _header_while_reading(driver, table: str, height: int, from_table: bool = False) -> bool:
     """Scroll with the mouse wheel, the pointer over the table's first column in the window's
     middle, as a reader goes down the rows, from the page's top, until the table's 41st row
@@ -200,20 +214,35 @@ def _header_while_reading(driver, table: str, height: int, from_table: bool = Fa
         f"return document.querySelector('{rows}').getBoundingClientRect().left + 20"
     ))  # fmt: skip
     for _ in range(400):
-        top, box_end = driver.execute_script(
+        top, left = driver.execute_script(
             f"var box = document.getElementById('{table}').parentElement;"
             f"return [document.querySelectorAll('{rows}')[40].getBoundingClientRect().top,"
-            "  box.scrollTop + box.clientHeight >= box.scrollHeight - 1];"
+            "  box.scrollHeight - box.clientHeight - box.scrollTop];"
         )
-        if top <= height / 2 or (from_table and box_end):
+        if top <= height / 2 or (from_table and left <= 1):
             break
+        # In the box, never more than it has left: a wheel step past its end would scroll
+        # the page on (scroll chaining) and take the box's header off screen with it.
+        step = max(1, min(150, int(left))) if from_table else 150
         origin = ScrollOrigin.from_viewport(x, height // 2)
-        ActionChains(driver).scroll_from_origin(origin, 0, 150).perform()
-    head = driver.execute_script(
-        f"return document.querySelector('#{table} thead th').getBoundingClientRect()"
-    )
+        ActionChains(driver).scroll_from_origin(origin, 0, step).perform()
+        _settle(driver, table)
+    # The header and the row measured together, once the last wheel scroll has settled (a
+    # scroll may still be moving the box after perform() returns: read apart, the two
+    # rectangles could come from different scroll positions, a flaky failure at 420 px).
+    head = row = None
+    for _ in range(20):
+        head, row = driver.execute_script(
+            f"return [document.querySelector('#{table} thead th').getBoundingClientRect(),"
+            f"  document.querySelectorAll('{rows}')[40].getBoundingClientRect().top];"
+        )
+        if row == top:
+            break
+        top = row
+        time.sleep(0.05)
+    box_end = left <= 1
     # the row on screen (in the window's upper half unless the box ended), below the header
-    reached = top <= height / 2 or (from_table and top < height - 40)
+    reached = top <= height / 2 or (from_table and box_end and top < height - 40)
     return reached and head["top"] > -1 and head["bottom"] <= top  # (-1: subpixels)
 
 
