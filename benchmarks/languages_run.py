@@ -174,7 +174,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     results = {}
-    with Builder(workers=1) as builder, SandboxPool(workers=1, runtimes=runtimes()) as pool:
+    # no prepared work: a precompiled header built in the background would count as CPU here
+    with (
+        Builder(workers=1, prepare=False) as builder,
+        SandboxPool(workers=1, runtimes=runtimes()) as pool,
+    ):
         for name in args.languages.split(","):
             language = get_language(name)
             try:
