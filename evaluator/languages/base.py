@@ -10,9 +10,11 @@ file (``Job.executable`` and ``Job.argv``).
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import shutil
+import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -153,8 +155,24 @@ class Language:
     memory_marks: tuple[str, ...] = ()
 
     def version(self) -> str:
-        """One line naming the toolchain or interpreter (for results and cache keys)."""
+        """One line naming the toolchain or interpreter (for results and cache keys): what
+        :meth:`version_command` prints, read by :meth:`version_line`, asked once."""
+        return self._version
+
+    @functools.cached_property
+    def _version(self) -> str:
+        # javac 8 and some runtimes print their version on stderr
+        done = subprocess.run(self.version_command(), capture_output=True, text=True,
+                              timeout=60, check=True)  # fmt: skip
+        return self.version_line((done.stdout or done.stderr).strip())
+
+    def version_command(self) -> list[str]:
+        """The command that prints the toolchain's version (``[g++, --version]``)."""
         raise NotImplementedError
+
+    def version_line(self, printed: str) -> str:
+        """The version from what :meth:`version_command` printed: its first line."""
+        return printed.splitlines()[0].strip() if printed else ""
 
     def flags(self, metadata: Mapping[str, Any], override: Sequence[str] | None) -> tuple[str, ...]:
         """The build's flags: ``override`` (the grading options', the operator's: as given),

@@ -11,9 +11,6 @@ recursion is bounded by the memory limit, as in a plain run."""
 
 from __future__ import annotations
 
-import functools
-import subprocess
-
 from .native import BINARY, NativeLanguage
 
 __all__ = ["LANGUAGE", "Go"]
@@ -29,12 +26,8 @@ class Go(NativeLanguage):
     package = "golang-go"
     source = "main.go"
 
-    @functools.cached_property
-    def _version(self) -> str:
-        done = subprocess.run(
-            [self.compiler, "version"], capture_output=True, text=True, timeout=30, check=True
-        )
-        return done.stdout.strip()  # "go version go1.19.8 linux/amd64"
+    def version_command(self) -> list[str]:
+        return [self.compiler, "version"]  # "go version go1.19.8 linux/amd64"
 
     def command(self, flags: tuple[str, ...]) -> list[str]:
         return [self.compiler, "build", "-o", BINARY, *flags, self.source]

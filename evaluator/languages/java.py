@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import subprocess
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
@@ -72,16 +71,9 @@ class Java(Language):
     def toolchain_paths(self) -> tuple[str, ...]:  # type: ignore[override]
         return self.runtime_reads  # javac is a JVM too
 
-    @functools.cached_property
-    def _version(self) -> str:
-        done = subprocess.run(
-            [self.compiler, "-version"], capture_output=True, text=True, timeout=60, check=True
-        )
-        return (done.stdout or done.stderr).strip().splitlines()[0]
-
-    def version(self) -> str:
+    def version_command(self) -> list[str]:
         """``javac -version``, e.g. ``javac 17.0.15``."""
-        return self._version
+        return [self.compiler, "-version"]
 
     def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
         text = source.encode("utf-8", "surrogateescape")  # the builder: a CE when it fails

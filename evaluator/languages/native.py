@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import os
-import subprocess
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 from evaluator.sandbox.launcher import START_FAILED, START_FAILED_MARK
@@ -59,16 +58,9 @@ class NativeLanguage(Language):
         caller's). Raises ``OSError`` naming the package to install when it is missing."""
         return find_tool(self.compiler_name, self.title, self.package, resolve=False)
 
-    @functools.cached_property
-    def _version(self) -> str:
-        done = subprocess.run(
-            [self.compiler, "--version"], capture_output=True, text=True, timeout=30, check=True
-        )
-        return done.stdout.splitlines()[0].strip()
-
-    def version(self) -> str:
-        """The compiler's ``--version`` first line (``g++ (Debian 12.2.0-14) 12.2.0``)."""
-        return self._version
+    def version_command(self) -> list[str]:
+        """``--version``: its first line names the compiler (``g++ (Debian 12.2.0-14) 12.2.0``)."""
+        return [self.compiler, "--version"]
 
     def command(self, flags: tuple[str, ...]) -> list[str]:
         """The build's command line: libraries (``-lNAME``, the flags' and

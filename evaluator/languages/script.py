@@ -4,9 +4,6 @@ runtime error as in a plain run, and ``<runtime> <script> < input`` as the run."
 
 from __future__ import annotations
 
-import functools
-import subprocess
-
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
 from .base import Build, Language, Tool
@@ -23,17 +20,14 @@ class ScriptLanguage(Language):
     script = ""  # "main.js"
     version_argv: tuple[str, ...] = ("--version",)
 
-    @functools.cached_property
-    def _version(self) -> str:
+    def version_command(self) -> list[str]:
         runtime = self.runtime()
         assert runtime is not None
-        done = subprocess.run([runtime, *self.version_argv], capture_output=True, text=True,
-                              timeout=30, check=True)  # fmt: skip
-        return f"{self.runtime_name} {done.stdout.strip()}"
+        return [runtime, *self.version_argv]
 
-    def version(self) -> str:
+    def version_line(self, printed: str) -> str:
         """The runtime's name and version (``node v20.20.2``, ``perl v5.36.0``)."""
-        return self._version
+        return f"{self.runtime_name} {printed}"
 
     def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
         return Build(None, files={self.script: source.encode("utf-8", "surrogateescape")})

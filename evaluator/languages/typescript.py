@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import os
-import subprocess
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
@@ -59,15 +58,12 @@ class TypeScript(Language):
             )
         return roots
 
-    @functools.cached_property
-    def _version(self) -> str:
-        done = subprocess.run([self.runtime() or "node", self.entry, "--version"],
-                              capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
-        return f"tsc {done.stdout.strip().removeprefix('Version ')}"
+    def version_command(self) -> list[str]:
+        """``tsc --version``, read as ``tsc 7.0.2``."""
+        return [self.runtime() or "node", self.entry, "--version"]
 
-    def version(self) -> str:
-        """``tsc --version``, e.g. ``tsc 7.0.2``."""
-        return self._version
+    def version_line(self, printed: str) -> str:
+        return f"tsc {printed.removeprefix('Version ')}"
 
     def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
         text = source.encode("utf-8", "surrogateescape")  # the builder: a CE when it fails
