@@ -5,8 +5,8 @@
 #
 # Works as root without sudo (Docker images), and as a user with sudo. Debian's packages are
 # installed only when missing: Chromium and its driver (the report pages' browser tests), g++
-# (C++ programs), a JDK (Java programs), Node.js with npm (JavaScript and TypeScript), Go and
-# Perl.
+# (C++ programs), a JDK (Java programs), Node.js with npm (JavaScript and TypeScript), Go,
+# Perl, Ruby, PHP's CLI and Lua.
 set -euo pipefail
 cd "$(dirname "$0")"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -31,6 +31,17 @@ command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 command -v go >/dev/null || missing+=(golang-go)
 command -v perl >/dev/null || missing+=(perl)
+command -v ruby >/dev/null || missing+=(ruby)
+command -v php >/dev/null || missing+=(php-cli)
+command -v lua >/dev/null || missing+=(lua5.4)
+# Test files' libraries, from Debian's sources: testify for Go tests (go_test, HumanEval-X's
+# Go), the rand, regex and md5 crates for Rust tests (rust_test, HumanEval-X's Rust)
+[ -d /usr/share/gocode/src/github.com/stretchr/testify ] ||
+    missing+=(golang-github-stretchr-testify-dev)
+for crate in rand regex md5; do
+    compgen -G "/usr/share/cargo/registry/$crate-[0-9]*" >/dev/null || missing+=("librust-$crate-dev")
+done
+compgen -G "/usr/share/cargo/registry/aho-corasick-*" >/dev/null || missing+=("librust-regex+default-dev")
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup.sh: installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq

@@ -16,6 +16,7 @@ from evaluator.default_limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 
 __all__ = [
     "PROGRAM_CUT",
+    "PROGRAM_IMPORTS",
     "PROGRAM_PREFIX",
     "PROGRAM_SUFFIX",
     "DEFAULT_MEMORY_LIMIT",
@@ -30,6 +31,7 @@ __all__ = [
 # A problem whose tests are one program joined around the candidate's code (HumanEval-X):
 # the keys of its metadata that hold the parts (evaluator.harness.test_program).
 PROGRAM_PREFIX, PROGRAM_SUFFIX, PROGRAM_CUT = "program_prefix", "program_suffix", "program_cut"
+PROGRAM_IMPORTS = "program_imports"
 
 
 class Verdict(StrEnum):

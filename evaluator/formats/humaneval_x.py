@@ -7,14 +7,15 @@ Each problem is graded as its authors' evaluation joins and runs it
 (``codegeex/benchmark/humaneval-x/evaluate_humaneval_x.py``, ``process_humaneval_test``; and
 ``execution.py``): the program is ``prompt + generation + "\\n" + test`` (C++ with the nine
 includes its prompts lack first; Python with the 16 import lines first and the generation cut
-at its first unindented line), built and run once (:mod:`evaluator.harness.test_program`),
-and it passes as their rule says: a clean exit (C++, Java: asserts end it with a failure
-status; Python: no exception), and for JavaScript nothing printed on stdout or stderr (a
-failed ``console.assert`` prints and exits 0). A sample is the generation (``generation``
-in their generation files), the continuation of the prompt.
-
-Go and Rust rows are refused, naming why: their tests run under ``go test`` (with testify)
-and ``cargo test`` (with the rand, regex and md5 crates), test runners not built here yet."""
+at its first unindented line; Go: the record's ``test_setup``, an import block of the
+packages the generation uses that it lacks, then the prompt without its own ``import``;
+Rust: an empty ``main``, the ``declaration``, then the prompt), built and run once
+(:mod:`evaluator.harness.test_program`), and it passes as their rule says: a clean exit
+(C++, Java: asserts end it with a failure status; Python: no exception; Go: ``go test``, the
+``go_test`` language; Rust: ``cargo test``, the ``rust_test`` language, against the rand,
+regex and md5 crates), and for JavaScript nothing printed on stdout or stderr (a failed
+``console.assert`` prints and exits 0). A sample is the generation (``generation`` in their
+generation files), the continuation of the prompt."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..problem import PROGRAM_CUT as CUT
+from ..problem import PROGRAM_IMPORTS as IMPORTS
 from ..problem import PROGRAM_PREFIX as PREFIX
 from ..problem import PROGRAM_SUFFIX as SUFFIX
 from ..problem import Harness, Problem, TestCase
@@ -32,11 +34,12 @@ from .registry import Format, Solution, take_id
 __all__ = ["FORMAT"]
 
 # task_id's prefix: the language (a name of evaluator.languages)
-LANGUAGES = {"CPP": "cpp", "Java": "java", "JavaScript": "javascript", "Python": "python"}
-NOT_GRADED = {
-    "Go": "its tests run under `go test` with testify",
-    "Rust": "its tests run under `cargo test` with the rand, regex and md5 crates",
-}
+LANGUAGES = {"CPP": "cpp", "Java": "java", "JavaScript": "javascript", "Python": "python",
+             "Go": "go_test", "Rust": "rust_test"}  # fmt: skip
+# The packages their Go joiner imports when the generation uses them (IMPORT_HELPER["go"]).
+GO_PACKAGES = ["math", "strings", "fmt", "strconv", "time", "bytes", "regexp", "sort",
+               "math/rand", "crypto/md5"]  # fmt: skip
+RUST_MAIN = "\nfn main(){ \n } \n"  # their Rust programs' main: the tests are #[cfg(test)]
 # The includes process_humaneval_test puts before a C++ prompt that lacks them.
 CPP_INCLUDES = ["math.h", "stdio.h", "stdlib.h", "algorithm", "vector", "string", "climits",
                 "cstring", "iostream"]  # fmt: skip
@@ -63,22 +66,30 @@ TIME_LIMIT = 10.0  # seconds of CPU: the tests are small (their evaluation allow
 
 def _language(task_id: str) -> str:
     prefix = task_id.split("/", 1)[0]
-    if prefix in NOT_GRADED:
-        raise InputError(f"HumanEval-X {prefix} is not graded here: {NOT_GRADED[prefix]}",
-                         field="task_id")  # fmt: skip
     if prefix not in LANGUAGES:
-        known = ", ".join(f"{p}/" for p in [*LANGUAGES, *NOT_GRADED])
+        known = ", ".join(f"{p}/" for p in LANGUAGES)
         raise InputError(f"expected a task_id starting {known}, got {task_id!r}", field="task_id")
     return LANGUAGES[prefix]
 
 
-def _prefix(language: str, prompt: str) -> str:
+def _prefix(language: str, record: Mapping[str, Any], prompt: str) -> str:
     if language == "cpp":
         lacking = [name for name in CPP_INCLUDES if f"#include<{name}>" not in prompt]
         return "".join(f"#include<{name}>\n" for name in lacking) + "\n" + prompt
     if language == "python":
         return PYTHON_HEADER + prompt
+    if language == "go_test":  # the record's imports go into the head with the code's own
+        return prompt.replace(expect_str(require_field(record, "import"), "import"), "")
+    if language == "rust_test":
+        declaration = expect_str(require_field(record, "declaration"), "declaration")
+        return RUST_MAIN + declaration + prompt
     return prompt
+
+
+def _go_imports(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The Go test file's head and the packages the joiner may add after it."""
+    setup = expect_str(require_field(record, "test_setup"), "test_setup", non_empty=True)
+    return {"head": setup + "\n", "packages": [p for p in GO_PACKAGES if p not in setup]}
 
 
 def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
@@ -89,9 +100,11 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     metadata: dict[str, Any] = {
         "source_format": "humaneval_x",
         "language": language,
-        PREFIX: _prefix(language, prompt),
-        SUFFIX: "\n" + test + ("\n" if language == "python" else ""),
+        PREFIX: _prefix(language, record, prompt),
+        SUFFIX: _suffix(language, test),
     }
+    if language == "go_test":
+        metadata[IMPORTS] = _go_imports(record)
     if language == "python":
         metadata[CUT] = "top_level"
     if language == "cpp":  # their build: g++ -std=c++11, OpenSSL's libraries for MD5's task
@@ -110,6 +123,12 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
         time_limit=TIME_LIMIT,
         metadata=metadata,
     )
+
+
+def _suffix(language: str, test: str) -> str:
+    if language == "rust_test":
+        return test
+    return "\n" + test + ("\n" if language == "python" else "")
 
 
 def _canonical(record: Mapping[str, Any]) -> list[Solution]:

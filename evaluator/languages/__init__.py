@@ -2,10 +2,11 @@
 
 Each module of this package that defines ``LANGUAGE`` (a :class:`~.base.Language`) is a
 language: ``python`` (the sandbox runs it itself); ``cpp``, ``c``, ``rust`` and ``go`` (built
-into one native program file, :mod:`.native`); ``java`` and ``typescript`` (built, then run
-on an installed runtime); ``javascript`` and ``perl`` (a runtime runs the source,
-:mod:`.script`). Another language is one more module and its tests (``docs/languages.md``);
-nothing else names the languages. Lookups::
+into one native program file, :mod:`.native`), and ``go_test`` and ``rust_test`` (test
+files, built into their test binary); ``java`` and ``typescript`` (built, then run
+on an installed runtime); ``javascript``, ``perl``, ``ruby``, ``php`` and ``lua`` (a runtime
+runs the source, :mod:`.script`). Another language is one more module and its tests
+(``docs/languages.md``); nothing else names the languages. Lookups::
 
     get_language("c++")                  # by name, or by any code-fence tag it answers to
     language_for_extension("main.cc")    # by file extension; None when no language has it

@@ -143,8 +143,9 @@ class Language:
     toolchain_paths: tuple[str, ...] = ()
     # A language whose programs run on an installed runtime (an interpreter, a VM) names
     # its executable here ("node"; found on the system's PATH), and the files it reads
-    # beyond the system's libraries (node: its OpenSSL configuration). The sandbox lets
-    # children execute the runtime and read those (``SandboxPool(runtimes=...)``).
+    # beyond the system's libraries (node: its OpenSSL configuration; a directory: what is
+    # in it, and its listing). The sandbox lets children execute the runtime and read those
+    # (``SandboxPool(runtimes=...)``).
     runtime_name: str = ""
     runtime_reads: tuple[str, ...] = ()
     # No compiler: the "build" only stages the source for the runtime (JavaScript), so a
@@ -153,6 +154,11 @@ class Language:
     # What the runtime prints when a program runs out of the memory it was given and the
     # runtime ends it (the JVM's OutOfMemoryError): the test hit the memory limit (MLE).
     memory_marks: tuple[str, ...] = ()
+    # Its programs cannot build without its prepared work (:meth:`prepare`: Rust tests' crates),
+    # where other languages' only makes builds faster: a build waits for it, even where the
+    # builder's optional prepared work is off, and fails as it failed (a ToolchainMissing:
+    # the program is UNSUPPORTED) rather than build without it.
+    needs_prepared: bool = False
 
     def version(self) -> str:
         """One line naming the toolchain or interpreter (for results and cache keys): what
@@ -217,8 +223,9 @@ class Language:
 
     def prepare(self, flags: tuple[str, ...], directory: str, tool: Tool) -> tuple[str, ...]:
         """Work done once per flag set that makes later builds faster without changing
-        what they build (C++: the precompiled ``bits/stdc++.h``), in ``directory``; the
-        flags that make a build use it (none: nothing to prepare)."""
+        what they build (C++: the precompiled ``bits/stdc++.h``), or that they need
+        (:attr:`needs_prepared`), in ``directory``; the flags that make a build use it
+        (none: nothing to prepare)."""
         return ()
 
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:

@@ -9,7 +9,9 @@ again (the same completion twice in an RL group, a rerun) is built once. Binarie
 in memory up to ``keep_bytes`` (the oldest finished builds go first). A language's
 :meth:`~evaluator.languages.base.Language.prepare` work (C++: the precompiled header) runs
 once per trusted flag set in the background; builds go on without it until it is ready, and
-it changes nothing they build.
+it changes nothing they build. A language whose programs need that work
+(:attr:`~evaluator.languages.base.Language.needs_prepared`: Rust tests' crates) has it made
+whatever the builder's ``prepare``, and its builds wait for it and fail as it failed.
 
 Trusted flag sets are the grader's own: the language's defaults and
 :attr:`~evaluator.languages.base.Language.known_flags`, and those a caller names with
@@ -158,8 +160,7 @@ class Builder:
         """Do the language's prepared work for ``flags`` now if it is not done (waiting for
         it); the flags later builds add (none when there is nothing, it failed, or
         ``flags`` are not trusted)."""
-        self._prepared_for(language, flags)
-        future = self._prepared.get((language.name, flags))
+        future = self._future(language, flags)
         if future is None:
             return ()
         try:
@@ -176,7 +177,7 @@ class Builder:
         for future in list(self._prepared.values()):
             try:
                 future.result()
-            except Exception:  # noqa: BLE001 - it only made builds faster
+            except Exception:  # noqa: BLE001 - the builds that needed it said so
                 pass
         if self._root is not None:
             shutil.rmtree(self._root, ignore_errors=True)
@@ -192,7 +193,10 @@ class Builder:
     def _build(
         self, language: Language, source: str, flags: tuple[str, ...], limits: BuildLimits
     ) -> Build:
-        extra, readable = self._prepared_for(language, flags)
+        if language.needs_prepared:
+            extra, readable = self._needed(language, flags)
+        else:
+            extra, readable = self._prepared_for(language, flags)
         tool = ConfinedTool(limits, (*language.toolchain_paths, *readable))
         with tempfile.TemporaryDirectory(prefix="build-", dir=self._directory()) as work:
             try:
@@ -217,33 +221,58 @@ class Builder:
         """The flags and readable paths of the language's prepared work for ``flags``, once
         it is ready (started now, in the background, the first time): else none, and none
         for flags that are not trusted."""
-        if not self.prepare or not self.trusts(language, flags):
-            return (), ()
-        key = (language.name, flags)
-        with self._lock:
-            future = self._prepared.get(key)
-            if future is None and len(self._prepared) < _PREPARED_KEPT and not self._closed:
-                future = self._prepared[key] = Future()
-                start = True
-            else:
-                start = False
-        if start:
-            assert future is not None
-            threading.Thread(
-                target=self._prepare, args=(language, flags, future), daemon=True
-            ).start()
-            return (), ()
+        future = self._future(language, flags)
         if future is None or not future.done() or future.exception() is not None:
             return (), ()
         extra, directory = future.result()
         return (extra, (directory,)) if extra else ((), ())
+
+    def _needed(
+        self, language: Language, flags: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The flags and readable paths of the prepared work that a build of ``language``
+        cannot go without (:attr:`~evaluator.languages.base.Language.needs_prepared`),
+        waited for. Raises what preparing raised (``ToolchainMissing``: the program is
+        ``UNSUPPORTED``, the message naming what to install), ``OSError`` when none can
+        be made for ``flags`` (not trusted, the builder closed)."""
+        future = self._future(language, flags)
+        if future is None:
+            if not self.trusts(language, flags):
+                raise OSError(f"{language.name} programs build with prepared work, made only "
+                              f"for the grader's own flags, not {' '.join(flags)!r}")  # fmt: skip
+            raise OSError("the builder is closed")
+        extra, directory = future.result()
+        return extra, (directory,)
+
+    def _future(
+        self, language: Language, flags: tuple[str, ...]
+    ) -> Future[tuple[tuple[str, ...], str]] | None:
+        """The language's prepared work for ``flags``, started now (in the background) the
+        first time; None for none: the builder prepares nothing and the language does not
+        need it, the flags are not trusted, the builder is closed, or it holds as many sets
+        as it keeps (a language that needs its work gets it all the same)."""
+        needed = language.needs_prepared
+        if not (self.prepare or needed) or not self.trusts(language, flags):
+            return None
+        key = (language.name, flags)
+        with self._lock:
+            future = self._prepared.get(key)
+            room = needed or len(self._prepared) < _PREPARED_KEPT
+            start = future is None and room and not self._closed
+            if start:
+                future = self._prepared[key] = Future()
+        if start:
+            threading.Thread(
+                target=self._prepare, args=(language, flags, future), daemon=True
+            ).start()
+        return future
 
     def _prepare(self, language: Language, flags: tuple[str, ...], future: Future) -> None:
         try:
             directory = tempfile.mkdtemp(prefix="prepared-", dir=self._directory())
             tool = ConfinedTool(PREPARE_LIMITS, language.toolchain_paths, self._stop)
             future.set_result((language.prepare(flags, directory, tool), directory))
-        except BaseException as exc:  # noqa: BLE001 - builds go on without it
+        except BaseException as exc:  # noqa: BLE001 - builds go on without it (or say why not)
             future.set_exception(exc)
 
     def _kept(self, key: str, done: Future[Build]) -> None:

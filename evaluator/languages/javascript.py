@@ -21,6 +21,7 @@ class JavaScript(ScriptLanguage):
     fence_tags = ("javascript", "js", "nodejs", "node")
     runtime_name = "node"
     runtime_reads = ("/etc/ssl/openssl.cnf",)
+    package = "nodejs"
     script = "main.js"
 
 

@@ -21,6 +21,7 @@ class Perl(ScriptLanguage):
     fence_tags = ("perl", "pl")
     runtime_name = "perl"
     runtime_reads = ("/usr/share/perl5", "/usr/share/perl", "/etc/perl")
+    package = "perl"
     script = "main.pl"
     version_argv = ("-e", "print $^V")
 

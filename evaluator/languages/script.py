@@ -1,24 +1,31 @@
-"""What the languages a runtime runs from source share (JavaScript, Perl): no build, the
-source staged as one script for the run (``Build.files``), a syntax error the program's own
-runtime error as in a plain run, and ``<runtime> <script> < input`` as the run."""
+"""What the languages a runtime runs from source share (JavaScript, Perl, Ruby, PHP, Lua): no
+build, the source staged as one script for the run (``Build.files``), a syntax error the
+program's own runtime error as in a plain run, and ``<runtime> <script> < input`` as the run."""
 
 from __future__ import annotations
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Language, Tool
+from .base import Build, Language, Tool, find_tool
 
 __all__ = ["ScriptLanguage"]
 
 
 class ScriptLanguage(Language):
     """A language whose runtime runs its source: set ``runtime_name``, ``script`` (the
-    staged file's name) and ``version_argv`` (what prints the runtime's version)."""
+    staged file's name), ``version_argv`` (what prints the runtime's version) and
+    ``package`` (the Debian package that installs the runtime, named when it is missing)."""
 
     compiled = True  # its "build" stages the script: the runtime executes it
     interpreted = True
     script = ""  # "main.js"
     version_argv: tuple[str, ...] = ("--version",)
+    package = ""  # "nodejs"
+
+    def runtime(self) -> str:
+        """The runtime's file (links followed: ``/usr/bin/ruby`` is ``/usr/bin/ruby3.1``);
+        ``OSError`` naming :attr:`package` when it is not installed."""
+        return find_tool(self.runtime_name, self.title, self.package)
 
     def version_command(self) -> list[str]:
         runtime = self.runtime()

@@ -219,8 +219,12 @@ class Template:
         runtimes: dict[str, list[str]] = self.profile.get("runtimes") or {}
         for path in (*self._interpreters(), *runtimes):
             kernel.landlock_allow(ruleset, path, kernel.FS_READ_FILE | kernel.FS_EXECUTE)
+        # What they read beyond the system's libraries: the files, and a directory's listing
+        # too (PHP finds its extensions' .ini files by listing conf.d, RubyGems its gems)
         for path in (path for extra in runtimes.values() for path in extra):
-            if os.path.exists(path):
+            if os.path.isdir(path):
+                kernel.landlock_allow(ruleset, path, read)
+            elif os.path.exists(path):
                 kernel.landlock_allow(ruleset, path, kernel.FS_READ_FILE)
         for path in ("/dev/null", "/dev/zero", "/dev/full"):
             if os.path.exists(path):

@@ -317,7 +317,8 @@ async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
     )
     with service.grader(options) as grader:
         language = get_language(config["language"]).name
-        result: GradeResult = await graded(grader.submit(problem, code, language))
+        program = sandbox_fusion.fusion_source(config["language"], code)
+        result: GradeResult = await graded(grader.submit(problem, program, language))
     ran = [
         (test, outcome)
         for test, outcome in zip(problem.tests, result.tests, strict=False)

@@ -54,6 +54,7 @@ __all__ = [
     "Submission",
     "compile_failed_response",
     "compile_result",
+    "fusion_source",
     "parse_run_code",
     "parse_submit",
     "run_code_response",
@@ -142,6 +143,17 @@ class Submission:
     problem: Problem
 
 
+def fusion_source(language: str, code: str) -> str:
+    """The program SandboxFusion runs for ``code`` in ``language``: PHP's stripped of its
+    leading blanks and given a ``<?php`` line first when it does not start with the tag
+    (its ``run_php``: ``ensure_php_tag_in_string``, for ``/run_code`` and ``/submit`` alike;
+    ``php`` would print code outside the tag as text), any other as given."""
+    if language != "php":
+        return code
+    code = code.lstrip()
+    return code if code.startswith("<?php") else "<?php\n" + code
+
+
 def parse_run_code(body: Any) -> RunCode:
     """The checked request (:mod:`.fusion_requests`: as leniently as SandboxFusion reads it),
     or :class:`~.fusion_requests.Unprocessable` naming the field. ``memory_limit_MB`` absent
@@ -151,7 +163,7 @@ def parse_run_code(body: Any) -> RunCode:
     memory = request.memory_limit_MB if request.memory_limit_MB > 0 else None
     given = "compile_timeout" in request.model_fields_set
     return RunCode(
-        request.code,
+        fusion_source(request.language, request.code),
         request.stdin or "",
         request.language,
         request.run_timeout,

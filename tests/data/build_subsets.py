@@ -97,7 +97,7 @@ SOURCES = {
         "- License: MIT (OpenAI), copied here",
     ),
     "humaneval_x": (
-        "HumanEval-X (THUDM/CodeGeeX): HumanEval in C++, Java, JavaScript and Python",
+        "HumanEval-X (THUDM/CodeGeeX): HumanEval in C++, Java, JavaScript, Python, Go and Rust",
         "- Source: github.com/THUDM/CodeGeeX commit 2838420b7b4492cf3d16bce5320e26e65960c9e2,\n"
         "  `codegeex/benchmark/humaneval-x/<lang>/data/humaneval_<lang>.jsonl.gz` (164 records\n"
         "  each), as `../shared/data/multilingual/humaneval-x/` holds them\n"
@@ -228,8 +228,13 @@ def human_eval(src: Path, out: Path) -> list[tuple[str, int, str]]:
 # tests/formats/test_humaneval_x.py: the first records of each language, and the tasks whose
 # canonical solutions fail in this environment (listed there with the plain run's reason).
 HUMANEVAL_X_FIRST = 6
-HUMANEVAL_X_LISTED = {"cpp": ["CPP/22", "CPP/162"], "js": ["JavaScript/112", "JavaScript/162"]}
-HUMANEVAL_X_LANGUAGES = ("cpp", "java", "js", "python")
+HUMANEVAL_X_LISTED = {
+    "cpp": ["CPP/22", "CPP/162"],
+    "js": ["JavaScript/112", "JavaScript/162"],
+    "go": ["Go/65", "Go/162"],  # no import block of its own; crypto/md5 in its test setup
+    "rust": ["Rust/50", "Rust/91", "Rust/162"],  # rand 0.4's API in its test; regex; md5
+}
+HUMANEVAL_X_LANGUAGES = ("cpp", "java", "js", "python", "go", "rust")
 
 
 def humaneval_x(src: Path, out: Path) -> list[tuple[str, int, str]]:

@@ -17,14 +17,17 @@ from click.testing import CliRunner
 from evaluator.cli import main
 from evaluator.formats import InputError, read_problems
 from evaluator.formats.humaneval_x import FORMAT
+from evaluator.harness.test_program import program
 from evaluator.problem import Verdict
 
-FILES = {"cpp": "cpp", "java": "java", "javascript": "js", "python": "python"}
+FILES = {"cpp": "cpp", "java": "java", "javascript": "js", "python": "python", "go_test": "go",
+         "rust_test": "rust"}  # fmt: skip
 # Tasks whose canonical solutions fail, with what a plain run of the joined program says.
 FAILS_PLAINLY = {
     "CPP/22": (Verdict.CE, "boost/any.hpp: No such file or directory"),
     "JavaScript/112": (Verdict.WA, "printed 'Assertion failed'"),
     "JavaScript/162": (Verdict.RE, "exit status 1"),
+    "Rust/50": (Verdict.CE, "SampleRange"),  # its test calls rand 0.4's gen_range(0, 2)
 }
 # A wrong answer to task 0 (has_close_elements: "always false") in each language.
 WRONG_0 = {
@@ -32,6 +35,8 @@ WRONG_0 = {
     "java": ("        return false;\n    }\n}\n", Verdict.RE),  # AssertionError: status 1
     "javascript": ("  return false;\n}\n", Verdict.WA),  # console.assert prints, exits 0
     "python": ("    return False\n", Verdict.RE),  # AssertionError
+    "go_test": ("    return false\n}\n", Verdict.RE),  # testify's assert fails: status 1
+    "rust_test": ("    return false;\n}\n", Verdict.RE),  # a failed test: libtest's 101
 }
 
 
@@ -87,9 +92,20 @@ def test_generation_files_grade_through_the_cli(data_dir, tmp_path):
     ]
 
 
-@pytest.mark.parametrize(("task_id", "why"), [("Go/0", "go test"), ("Rust/0", "cargo test")])
-def test_go_and_rust_rows_are_refused_naming_why(task_id, why):
-    record = {"task_id": task_id, "prompt": "", "test": "x", "declaration": "",
+def test_go_imports_what_the_code_uses_as_their_joiner_does(data_dir, languages_grader):
+    [problem] = [p for p in read_problems(data_dir / "humaneval_x/humaneval_go.jsonl.gz")
+                 if p.id == "Go/65"]  # fmt: skip
+    code = problem.metadata["canonical_solution"]
+    assert "strconv." in code and "import" not in problem.metadata["program_prefix"]
+    joined = program(problem, code)
+    head = problem.metadata["program_imports"]["head"]
+    assert joined.startswith(head + 'import (\n"strconv"\n)\n')
+    assert program(problem, '    return ""\n}\n').startswith(head + "\n")  # none used
+    assert languages_grader.grade(problem, code, "go_test").verdict is Verdict.AC
+
+
+def test_an_unknown_language_prefix_is_refused_naming_the_known_ones():
+    record = {"task_id": "Cobol/0", "prompt": "", "test": "x", "declaration": "",
               "canonical_solution": ""}  # fmt: skip
-    with pytest.raises(InputError, match=why):
+    with pytest.raises(InputError, match="Go/, Rust/"):
         FORMAT.problem(record)

@@ -1,5 +1,5 @@
-"""The reference run of a Java, JavaScript, TypeScript, Perl, C, Rust or Go program: as a judge builds and runs it,
-beside the sandbox's run of the same source.
+"""The reference run of a Java, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, C, Rust or Go
+program: as a judge builds and runs it, beside the sandbox's run of the same source.
 
 The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
 rustc with the documented flags and none of the grader's own units; JavaScript needs no
@@ -109,6 +109,18 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
         if run.limit is None and any(m.encode() in run.stderr for m in language.memory_marks):
             run = replace(run, limit=LimitHit.MEMORY)
         return outcome_of(run)
+
+
+def needs_runtime(language: str) -> pytest.MarkDecorator:
+    """The mark of a runtime language's test modules (``pytestmark``): skipped where its
+    runtime is not installed, the reason naming the Debian package (``setup.sh`` installs
+    it; CI, which forbids skips, runs them all)."""
+    try:
+        get_language(language).runtime()
+        missing = ""
+    except OSError as exc:  # "ruby is not installed: Ruby needs it (Debian: apt-get install ruby)"
+        missing = f"{exc}; setup.sh installs it"
+    return pytest.mark.skipif(bool(missing), reason=missing)
 
 
 def grader_for_runtimes():

@@ -22,14 +22,17 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 
 def test_the_languages_are_the_modules_that_define_one():
-    names = ["c", "cpp", "go", "java", "javascript", "perl", "python", "rust", "typescript"]
+    names = ["c", "cpp", "go", "go_test", "java", "javascript", "lua", "perl", "php", "python",
+             "ruby", "rust", "rust_test", "typescript"]  # fmt: skip
     assert list(languages()) == names
     assert DEFAULT_LANGUAGE == "python" and get_language(None).name == "python"
 
 
 @pytest.mark.parametrize("language", list(languages().values()), ids=str)
 def test_each_language_describes_itself(language: Language):
-    assert language.name and language.title and language.extensions and language.fence_tags
+    assert language.name and language.title and language.fence_tags
+    # a file's extension names its language; test files (go_test) are asked for by name
+    assert language.extensions or language.name.endswith("_test")
     assert all(ext.startswith(".") for ext in language.extensions)
     assert language.version()
     assert f"`{language.name}`" in DOC.read_text(encoding="utf-8")
@@ -48,7 +51,8 @@ def test_get_language_by_name_or_tag(text, name):
 
 
 def test_unknown_languages_say_which_are_known():
-    known = r"\(known: c, cpp, go, java, javascript, perl, python, rust, typescript\)"
+    known = (r"\(known: c, cpp, go, go_test, java, javascript, lua, perl, php, python, ruby, "
+             r"rust, rust_test, typescript\)")  # fmt: skip
     with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):
         get_language("cobol")
     with pytest.raises(ValueError):
@@ -62,12 +66,16 @@ def test_lookups_by_extension_and_fence():
     assert language_for_extension("Main.java").name == "java"
     assert language_for_extension("main.rs").name == "rust"
     assert language_for_extension("main.go").name == "go"
+    assert language_for_extension("main.rb").name == "ruby"
+    assert language_for_extension("index.php").name == "php"
+    assert language_for_extension("main.lua").name == "lua"
     assert language_for_extension("main.kt") is None
     assert language_for_extension("Makefile") is None
     assert language_for_fence("c++").name == "cpp"
     assert language_for_fence("cpp title=main.cpp").name == "cpp"
     assert language_for_fence("python3").name == "python"
     assert language_for_fence("nodejs").name == "javascript"
+    assert language_for_fence("rb").name == "ruby" and language_for_fence("PHP").name == "php"
     assert language_for_fence("") is None and language_for_fence("kotlin") is None
 
 

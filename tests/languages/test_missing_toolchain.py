@@ -9,6 +9,7 @@ import pytest
 from evaluator.languages import base
 from evaluator.languages.go import Go
 from evaluator.languages.javascript import JavaScript
+from evaluator.languages.php import PHP
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import Grader
 
@@ -17,8 +18,12 @@ SUM = Problem("sum", Harness.STDIN, [TestCase("1 2\n", "3\n")])
 
 @pytest.mark.parametrize(
     ("language", "install"),
-    [(Go(), "apt-get install golang-go"), (JavaScript(), "node is not installed")],
-    ids=["compiler", "runtime"],
+    [
+        (Go(), "apt-get install golang-go"),
+        (JavaScript(), "node is not installed"),
+        (PHP(), "php is not installed: PHP needs it (Debian: apt-get install php-cli)"),
+    ],
+    ids=["compiler", "runtime", "runtime_package"],
 )
 def test_a_missing_toolchain_is_unsupported_naming_it(
     monkeypatch, tmp_path, pool, language, install

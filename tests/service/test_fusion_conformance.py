@@ -311,11 +311,30 @@ CASES: list[dict] = [
     },
     {
         "id": "language-not-run-here",
-        "body": _run(code='print("hi")', language="lua"),
+        "body": _run(code="echo hi", language="bash"),
         "theirs": {"status": 200, "json.status": "Success"},
-        "source": f"{MAJOR} run_lua",
+        "source": f"{MAJOR} run_bash",
         "deviation": "languages",
         "ours": {"status": 200, "json.status": "SandboxError", "json.run_result": None},
+    },
+    {
+        "id": "php-tag-added",
+        "body": _run(code='\n  echo "hi\\n";', language="php"),
+        "theirs": {"json.status": "Success", "json.run_result.stdout": "hi\n"},
+        "source": f"{MAJOR} run_php (ensure_php_tag_in_string: stripped, <?php put first)",
+    },
+    {
+        "id": "php-tag-kept",
+        "body": _run(code='<?php echo "hi\\n"; ?>\ntext', language="php"),
+        "theirs": {"json.status": "Success", "json.run_result.stdout": "hi\ntext"},
+        "source": f"{MAJOR} run_php (php -f: text outside the tags printed)",
+    },
+    {
+        "id": "submit-php-tag-added",
+        "endpoint": "/submit",
+        "body": _submit_body('```php\necho "yes\\n";\n```', language="php"),
+        "theirs": {"json.accepted": True},
+        "source": "sandbox/utils/testing.py (/submit's runs are /run_code's: run_php)",
     },
     # RunCodeResponse: how a run ends
     {

@@ -97,7 +97,7 @@ def test_an_output_flood_is_stopped(server):
     assert 0 < len(result.stdout) <= 65 << 20 and set(result.stdout) <= {"x", "\n"}
 
 
-@pytest.mark.parametrize("language", ["lua", "php"])
+@pytest.mark.parametrize("language", ["bash", "scala"])
 def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     import requests
 
@@ -105,7 +105,8 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     answer = requests.post(f"{server.url}/run_code", json=body, timeout=60).json()
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
-    assert "(cpp, go, java, nodejs, perl, python, rust, typescript)" in answer["message"]
+    served = "(cpp, go, go_test, java, lua, nodejs, perl, php, python, ruby, rust, typescript)"
+    assert served in answer["message"]
 
 
 JAVA_SUM = """import java.util.*;
@@ -127,12 +128,15 @@ RUST_SUM = """fn main() { let mut s = String::new(); std::io::stdin().read_line(
         ("go", GO_SUM, True),
         ("rust", RUST_SUM, True),
         ("perl", 'my ($x, $y) = split " ", <STDIN>; print $x OP $y, "\\n";', False),
+        ("ruby", "x, y = gets.split.map(&:to_i)\nputs x OP y", False),
+        ("php", '<?php [$x, $y] = explode(" ", trim(fgets(STDIN))); echo $x OP $y, "\\n";', False),
+        ("lua", 'local x, y = io.read("n", "n")\nprint(x OP y)', False),
     ],
 )
 def test_other_languages_are_served(server, language, code, compiled):
     """SandboxFusion's ``java``, ``typescript``, ``go``, ``rust`` (built, then run),
-    ``nodejs`` and ``perl`` (no compile: ``compile_result`` null, as SandboxFusion's) run on
-    ``stdin`` in the sandbox."""
+    ``nodejs``, ``perl``, ``ruby``, ``php`` and ``lua`` (no compile: ``compile_result`` null,
+    as SandboxFusion's) run on ``stdin`` in the sandbox."""
     for op, answer in (("+", "5\n"), ("-", "-1\n")):
         request = RunCodeRequest(code=code.replace("OP", op), stdin="2 3", language=language,
                                  run_timeout=10)  # fmt: skip
@@ -141,6 +145,22 @@ def test_other_languages_are_served(server, language, code, compiled):
         assert (response.compile_result is not None) == compiled
         result = response.run_result
         assert (result.status, result.return_code, result.stdout) == ("Finished", 0, answer)
+
+
+GO_TEST = 'package main\nimport "testing"\nfunc TestSum(t *testing.T) { if 2 OP 3 != 5 { t.Fatal("no") } }'
+
+
+def test_go_test_runs_a_test_file_as_go_test_does(server):
+    """SandboxFusion's ``go_test``: a ``_test.go`` file, built as ``go test`` builds it,
+    its test binary run: a passing test exits 0 saying ``PASS``, a failed one 1."""
+    for op, status, code in (("+", RunStatus.Success, 0), ("-", RunStatus.Failed, 1)):
+        request = RunCodeRequest(code=GO_TEST.replace("OP", op), language="go_test",
+                                 run_timeout=10, compile_timeout=60)  # fmt: skip
+        response = run_code(request, endpoint=server.url, max_attempts=1, client_timeout=180)
+        assert response.status == status, response
+        assert response.compile_result.return_code == 0
+        assert response.run_result.return_code == code
+        assert ("PASS" if code == 0 else "FAIL") in response.run_result.stdout
 
 
 def _run_cpp(server, code: str, stdin: str = "", timeout: float = 5):
