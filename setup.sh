@@ -42,6 +42,11 @@ for crate in rand regex md5; do
     compgen -G "/usr/share/cargo/registry/$crate-[0-9]*" >/dev/null || missing+=("librust-$crate-dev")
 done
 compgen -G "/usr/share/cargo/registry/aho-corasick-*" >/dev/null || missing+=("librust-regex+default-dev")
+# MultiPL-E's test libraries: luaunit, Perl's Test::Deep, Ruby's test-unit, Java's javatuples
+[ -f /usr/share/lua/5.4/luaunit.lua ] || missing+=(lua-unit)
+[ -f /usr/share/perl5/Test/Deep.pm ] || missing+=(libtest-deep-perl)
+compgen -G "/usr/share/rubygems-integration/all/gems/test-unit-*" >/dev/null || missing+=(ruby-test-unit)
+[ -f /usr/share/java/javatuples.jar ] || missing+=(libjavatuples-java)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup.sh: installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq

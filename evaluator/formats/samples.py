@@ -10,6 +10,9 @@ One or more records per problem (several records of one problem are joined in fi
   ``Samples.continues_prompt``) or ``{"task_id", "solution"}`` (a whole program);
 * HumanEval-X: ``{"task_id", "generation"}`` (the prompt's continuation, which the problem
   joins with its prompt and tests: :mod:`evaluator.harness.test_program`);
+* MultiPL-E: ``{"name", "completions": [...]}`` (their generation files) or ``{"name",
+  "completion"}``, continuations joined likewise; their ``language`` field restates the
+  problem's in MultiPL-E's own tags (``go_test.go``), so the problem's language is used;
 * ours: ``{"id", "code" | "codes" | "output" | "outputs"}`` (``output``/``outputs`` are raw).
 
 Any of them may say ``language``. :func:`read_samples` detects which of these a file holds
@@ -102,6 +105,15 @@ def _humaneval_samples(record: dict[str, Any]) -> Samples:
     raise InputError("missing required field (or 'solution', 'generation')", field="completion")
 
 
+def _multipl_e_samples(record: dict[str, Any]) -> Samples:
+    problem_id = _problem_id(record, "name")
+    if record.get("completions") is not None:
+        return Samples(problem_id, list(_string_list(record["completions"], "completions")))
+    if record.get("completion") is not None:
+        return Samples(problem_id, [expect_str(record["completion"], "completion")])
+    raise InputError("missing required field (or 'completion')", field="completions")
+
+
 def _ours_samples(record: dict[str, Any]) -> Samples:
     problem_id = _problem_id(record, "id")
     for name, raw, many in (
@@ -125,12 +137,16 @@ _SAMPLE_KINDS: tuple[tuple[str, str, tuple[str, ...], Callable[[dict[str, Any]],
         ("completion", "solution", "generation"),
         _humaneval_samples,
     ),
+    ("MultiPL-E", "name", ("completions", "completion"), _multipl_e_samples),
     ("ours", "id", ("code", "codes", "output", "outputs"), _ours_samples),
 )
+# Sample kinds whose records' ``language`` is not ours to read (MultiPL-E's tags: the
+# problem says the language).
+_LANGUAGE_FROM_PROBLEM = (_multipl_e_samples,)
 
 
 def sample_format(record: dict[str, Any]) -> str | None:
-    """``"LiveCodeBench"``, ``"HumanEval/EvalPlus"`` or ``"ours"`` for a samples record, from
+    """``"LiveCodeBench"``, ``"HumanEval/EvalPlus"``, ``"MultiPL-E"`` or ``"ours"`` for a samples record, from
     its fields (an id field with a payload field first, else the id field alone); None when
     it is none of them."""
     for label, key, payload, _ in _SAMPLE_KINDS:
@@ -194,7 +210,7 @@ def _group_samples(
             if converter is None:
                 converter = _sample_converter(record)
             samples = converter(record)
-            if record.get("language") is not None:  # any format may say it
+            if record.get("language") is not None and converter not in _LANGUAGE_FROM_PROBLEM:
                 samples.language = _language_name(record["language"])
             known = grouped.get(samples.problem_id)
             if known is None:

@@ -14,6 +14,7 @@ rule, with testlib's standard checkers as the reference semantics:
 ``sandbox_fusion`` SandboxFusion's (lines, any case, floats within 1e-5 relative): ``/submit``
 ``exit``    any output: a test program's clean exit is its pass (HumanEval-X, MultiPL-E)
 ``silent``  nothing printed on stdout or stderr (HumanEval-X's JavaScript rule)
+``no_error`` a clean exit and no ``ERROR`` printed on stdout or stderr (MultiPL-E's Perl)
 ========== ===========================================================================
 
 A test's verdict from a run: :mod:`.stdout` (a stdin test's output under one of these) and
@@ -30,7 +31,19 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from . import exact, exit_status, floats, lcb, lenient, lines, sandbox_fusion, silent, tokens, yesno
+from . import (
+    exact,
+    exit_status,
+    floats,
+    lcb,
+    lenient,
+    lines,
+    no_error,
+    sandbox_fusion,
+    silent,
+    tokens,
+    yesno,
+)
 from .base import Comparison
 from .checker import ProgramChecker, PythonChecker, build_checker, is_checker_spec
 from .values import compare_values
@@ -48,6 +61,7 @@ JUDGES: dict[str, Callable[..., Comparison]] = {
     "sandbox_fusion": sandbox_fusion.check,
     "exit": exit_status.check,
     "silent": silent.check,
+    "no_error": no_error.check,
 }
 
 DEFAULT_JUDGE = "lines"

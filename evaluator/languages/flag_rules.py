@@ -47,7 +47,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-__all__ = ["GXX", "NO_FLAGS", "FlagRule"]
+__all__ = ["GCC", "GXX", "NO_FLAGS", "RUSTC", "TSC", "FlagRule"]
 
 
 @dataclass(frozen=True)
@@ -198,3 +198,25 @@ _C_STANDARD = (
 )
 GCC = replace(GXX, single=(f"-std={_C_STANDARD}", *GXX.single))
 """What gcc takes from data: g++'s shapes (the same driver), and C's standards."""
+
+_EDITION = "(?:2015|2018|2021|2024)"
+RUSTC = FlagRule(
+    single=(f"--edition={_EDITION}", "-O"),
+    with_argument={"--edition": _EDITION},
+    summary="allowed: --edition and -O",
+)
+"""What rustc takes from data: the language edition (which only changes how the source
+reads: MultiPL-E builds with the default, 2015) and ``-O``. ``-C``, ``-L``, ``--extern``,
+``--cfg``, ``-Z`` and the rest are refused (``-C linker=`` runs a program; ``-L`` reads any
+directory)."""
+
+_TS_TARGET = "(?:es3|es5|es6|es20(?:1[5-9]|2[0-9])|esnext)"
+TSC = FlagRule(
+    single=("--skipLibCheck", "--strict", "--noImplicitAny"),
+    with_argument={"--target": _TS_TARGET, "--module": "(?:commonjs|node16|nodenext)"},
+    summary="allowed: --target, --module commonjs/node16/nodenext, --skipLibCheck, --strict",
+)
+"""What tsc takes from data: the JavaScript it emits and checks against (``--target``: the
+library types it checks with; MultiPL-E's ``esnext``), CommonJS or Node's modules (what
+node runs), and stricter or lighter checking. ``--outDir``, ``--project``, ``--plugins``,
+``--typeRoots`` and the rest are refused (they read or write other files)."""

@@ -3,8 +3,10 @@
 No build: the source is staged as ``main.lua`` (a syntax error is the program's runtime
 error: lua exits 1 naming it, as in a plain run). The runtime is Debian's ``lua5.4``
 (``/usr/bin/lua`` is a link through ``/etc/alternatives`` to ``lua5.4``: followed), executed
-in the sandbox as the child's one exec (``Job.runtime``); it reads nothing at start beyond
-the system's libraries. ``os.execute`` and ``io.popen`` fail as every process does."""
+in the sandbox as the child's one exec (``Job.runtime``); at start it reads nothing beyond
+the system's libraries, and ``require`` finds Lua modules in ``/usr/share/lua`` (Debian's
+``lua-*`` packages: luaunit, MultiPL-E's test library), which it may read.
+``os.execute`` and ``io.popen`` fail as every process does."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ class Lua(ScriptLanguage):
     extensions = (".lua",)
     fence_tags = ("lua",)
     runtime_name = "lua"
+    runtime_reads = ("/usr/share/lua",)
     package = "lua5.4"
     script = "main.lua"
     version_argv = ("-v",)

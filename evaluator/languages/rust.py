@@ -18,6 +18,7 @@ import shutil
 import subprocess
 
 from .base import SYSTEM_PATH, ToolchainMissing
+from .flag_rules import RUSTC
 from .native import NativeLanguage
 
 __all__ = ["LANGUAGE", "Rust"]
@@ -36,6 +37,7 @@ class Rust(NativeLanguage):
     extensions = (".rs",)
     fence_tags = ("rust", "rs")
     default_flags = DEFAULT_FLAGS
+    flag_rule = RUSTC
     compiler_name = "rustc"
     package = "rustc"
     source = "solution.rs"

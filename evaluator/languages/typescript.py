@@ -17,6 +17,7 @@ from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
 from .base import Build, Language, Tool, ToolchainMissing, find_tool, read_program
 from .diagnostics import CPU_LIMIT_MESSAGE, compile_failure
+from .flag_rules import TSC
 from .javascript import LANGUAGE as JAVASCRIPT
 
 __all__ = ["LANGUAGE", "TypeScript"]
@@ -33,6 +34,7 @@ class TypeScript(Language):
     fence_tags = ("typescript", "ts")
     compiled = True
     default_flags = ("--target", "es2022", "--module", "commonjs", "--skipLibCheck")
+    flag_rule = TSC
     runtime_name = JAVASCRIPT.runtime_name
     runtime_reads = JAVASCRIPT.runtime_reads
 

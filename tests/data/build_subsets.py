@@ -103,6 +103,14 @@ SOURCES = {
         "  each), as `../shared/data/multilingual/humaneval-x/` holds them\n"
         "- License: Apache-2.0, copied here",
     ),
+    "multipl_e": (
+        "MultiPL-E (nuprl): HumanEval translated into many languages, prompts with tests",
+        "- Source: github.com/nuprl/MultiPL-E commit cf9db336f37d5ddcb50f6dbd97c67e5678ecfa96,\n"
+        "  `prompts/humaneval-<lang>-reworded.jsonl`, as `../shared/data/multilingual/multipl-e/`\n"
+        "  holds them\n"
+        "- License: BSD-3-Clause with a machine-learning restriction (clause 4: not to be used\n"
+        "  as training data), copied here: these records test the grader, nothing else",
+    ),
     "debugbench": (
         "DebugBench (thunlp): Python3 LeetCode buggy/oracle pairs",
         "- Source: github.com/thunlp/DebugBench HEAD 2761bab93c4c65351b19d0ef4a94b26abe47a185,\n"
@@ -255,8 +263,26 @@ def humaneval_x(src: Path, out: Path) -> list[tuple[str, int, str]]:
     return made
 
 
+# tests/formats/test_multipl_e.py: HumanEval's first problems in every language graded
+# here, and one in a language that is not (Bash).
+MULTIPL_E_FIRST = 2
+MULTIPL_E_LANGUAGES = ("cpp", "go", "java", "js", "lua", "php", "pl", "py", "rb", "rs", "ts")
+MULTIPL_E_NOT_GRADED = ("sh",)
+
+
+def multipl_e(src: Path, out: Path) -> list[tuple[str, int, str]]:
+    made = []
+    for language in (*MULTIPL_E_LANGUAGES, *MULTIPL_E_NOT_GRADED):
+        name = f"humaneval-{language}-reworded.jsonl"
+        first = 1 if language in MULTIPL_E_NOT_GRADED else MULTIPL_E_FIRST
+        lines = jsonl_lines(src / name)[:first]
+        (out / name).write_text("".join(lines), encoding="utf-8")
+        made.append((name, len(lines), f"the first {first} line{'s' * (first != 1)}, verbatim"))
+    return made
+
+
 # Where a source lies in the full data, when not in a folder of its own name.
-LOCATIONS = {"humaneval_x": "multilingual/humaneval-x"}
+LOCATIONS = {"humaneval_x": "multilingual/humaneval-x", "multipl_e": "multilingual/multipl-e"}
 
 BUILDERS = {
     "lcb_submissions": lcb_submissions,
@@ -265,6 +291,7 @@ BUILDERS = {
     "human_eval": human_eval,
     "debugbench": debugbench,
     "humaneval_x": humaneval_x,
+    "multipl_e": multipl_e,
 }
 
 

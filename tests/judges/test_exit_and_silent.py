@@ -1,5 +1,6 @@
 """``exit`` (a test program's clean exit is its pass, whatever it printed) and ``silent``
-(nothing on stdout or stderr: HumanEval-X's JavaScript rule), judged from real runs' results:
+(nothing on stdout or stderr: HumanEval-X's JavaScript rule) and ``no_error`` (no ``ERROR``
+printed on either: MultiPL-E's Perl rule), judged from real runs' results:
 a crash or a limit is the run's verdict before either judge looks."""
 
 from __future__ import annotations
@@ -33,3 +34,13 @@ def test_silent_reads_stdout_and_stderr():
     assert verdict is Verdict.WA and "printed 'Assertion failed'" in message
     assert judge_stdout(TEST, _run(stdout=b"x"), check)[0] is Verdict.WA
     assert judge_stdout(TEST, _run(exit_code=2), check)[0] is Verdict.RE
+
+
+def test_no_error_reads_stdout_and_stderr_for_the_word():
+    check = get_judge("no_error")
+    assert judge_stdout(TEST, _run(b"ok!ok!ok!"), check) == (Verdict.AC, "")
+    verdict, message = judge_stdout(TEST, _run(b"ok!", b"x\nan ERROR here\n"), check)
+    assert verdict is Verdict.WA and "'an ERROR here'" in message
+    assert judge_stdout(TEST, _run(b"ERROR"), check)[0] is Verdict.WA
+    assert judge_stdout(TEST, _run(b"error, lower case"), check)[0] is Verdict.AC
+    assert judge_stdout(TEST, _run(exit_code=1), check)[0] is Verdict.RE

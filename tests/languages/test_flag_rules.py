@@ -110,3 +110,22 @@ def test_g_plus_plus_takes_the_allowed_flags():
     with Builder(prepare=False) as builder:
         build = builder.submit(CPP, source, flags).result()
     assert build.ok, build.output
+
+
+@pytest.mark.parametrize(
+    ("language", "allowed", "refused"),
+    [
+        ("rust", ["--edition=2015", "-O"], ["-C", "linker=/bin/sh"]),
+        ("rust", ["--edition", "2018"], ["-L", "/root"]),
+        ("rust", ["--edition=2024"], ["--extern", "rand=/tmp/x.rlib"]),
+        ("typescript", ["--target", "esnext", "--module", "commonjs"], ["--outDir", "/tmp"]),
+        ("typescript", ["--target", "es2022", "--skipLibCheck", "--strict"], ["--plugins", "x"]),
+        ("typescript", ["--module", "nodenext"], ["--target", "$(id)"]),
+    ],
+)
+def test_rustc_and_tsc_take_the_shapes_that_change_how_the_source_reads(language, allowed, refused):
+    """MultiPL-E builds Rust with its default edition and TypeScript for ``esnext``: data
+    may say so; what reads, writes or runs anything else is refused, named."""
+    rule = get_language(language).flag_rule
+    assert rule.refusal(allowed) is None
+    assert refused[-1] in (rule.refusal(refused) or "") or refused[0] in rule.refusal(refused)

@@ -22,8 +22,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 
 def test_the_languages_are_the_modules_that_define_one():
-    names = ["c", "cpp", "go", "go_test", "java", "javascript", "lua", "perl", "php", "python",
-             "ruby", "rust", "rust_test", "typescript"]  # fmt: skip
+    names = ["c", "cpp", "go", "go_test", "java", "java_assert", "javascript", "lua", "perl",
+             "php", "python", "ruby", "rust", "rust_test", "typescript"]  # fmt: skip
     assert list(languages()) == names
     assert DEFAULT_LANGUAGE == "python" and get_language(None).name == "python"
 
@@ -31,8 +31,13 @@ def test_the_languages_are_the_modules_that_define_one():
 @pytest.mark.parametrize("language", list(languages().values()), ids=str)
 def test_each_language_describes_itself(language: Language):
     assert language.name and language.title and language.fence_tags
-    # a file's extension names its language; test files (go_test) are asked for by name
-    assert language.extensions or language.name.endswith("_test")
+    # a file's extension names its language; a variant of one (go_test: Go's test files,
+    # java_assert: Java with -ea) shares its files and is asked for by name
+    assert language.extensions or any(
+        isinstance(language, type(other)) and other.extensions
+        for other in languages().values()
+        if other is not language
+    )
     assert all(ext.startswith(".") for ext in language.extensions)
     assert language.version()
     assert f"`{language.name}`" in DOC.read_text(encoding="utf-8")
@@ -51,8 +56,8 @@ def test_get_language_by_name_or_tag(text, name):
 
 
 def test_unknown_languages_say_which_are_known():
-    known = (r"\(known: c, cpp, go, go_test, java, javascript, lua, perl, php, python, ruby, "
-             r"rust, rust_test, typescript\)")  # fmt: skip
+    known = (r"\(known: c, cpp, go, go_test, java, java_assert, javascript, lua, perl, php, "
+             r"python, ruby, rust, rust_test, typescript\)")  # fmt: skip
     with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):
         get_language("cobol")
     with pytest.raises(ValueError):
