@@ -9,7 +9,8 @@ authors' ``process_humaneval_test``), are graded two ways, ``--workers`` at a ti
 ``plain``    the commands of their ``execution.py`` in a fresh directory per program, as
     its README (``../shared/data/multilingual/README.md``) says: ``g++ -std=c++11`` then
     ``./a.out``; ``javac`` then ``java -cp . Main``; ``node``, passing with nothing printed;
-    ``python3``; ``go test main_test.go`` (GOPATH mode over Debian's testify); Rust: ``rustc
+    ``python3``; ``go test main_test.go`` (GOPATH mode over Debian's testify, a build cache of
+    this run's own); Rust: ``rustc
     --edition 2021 --test`` against the crates the grader prepared (cargo's own project
     runs the same compiler on the same rlibs), then the test binary.
 ``sandbox``  one :class:`evaluator.runner.Grader` (warm: its pool and prepared work started
@@ -23,8 +24,10 @@ wall seconds each way and the ratio sandbox / plain. Run from a quiet machine:
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,6 +49,11 @@ DATA = ROOT.parent / "shared" / "data" / "multilingual" / "humaneval-x"
 FILES = {"cpp": "cpp", "java": "java", "javascript": "js", "python": "python",
          "go_test": "go", "rust_test": "rust"}  # fmt: skip
 TIMEOUT = 60  # seconds per plain step (their default is 500 s a sample)
+# The plain go test's build cache: fresh for each run of this script (a cache from an earlier
+# run holds these very programs compiled, which the grader's builds never have), shared by
+# its programs as one evaluation machine's is (testify is compiled by the first).
+GO_CACHE = tempfile.mkdtemp(prefix="hx-gocache-")
+atexit.register(shutil.rmtree, GO_CACHE, ignore_errors=True)
 
 
 def _run(argv: list[str], where: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -78,7 +86,7 @@ def plain_pass(language: str, problem: Problem, source: str, rust_flags: list[st
         if language == "go_test":
             Path(where, "main_test.go").write_text(source)
             env = {**os.environ, "GO111MODULE": "off", "GOPATH": GOPATH, "GOPROXY": "off",
-                   "GOFLAGS": ""}  # fmt: skip
+                   "GOFLAGS": "", "GOCACHE": GO_CACHE}  # fmt: skip
             return _run(["go", "test", "main_test.go"], where, env).returncode == 0
         if language == "rust_test":
             Path(where, "main.rs").write_text(source)
@@ -96,17 +104,20 @@ def measure(language: str, data: Path, workers: int) -> dict:
     with Grader(GradeOptions(), workers=workers) as grader:
         warm = grader.grade(problems[0], codes[problems[0].id], language)  # pool, prepared work
         lang = get_language(language)
+        # the crates' rlibs live in the grader's builder: the plain runs link the same ones
         rust_flags = list(grader.builder.prepared(lang, lang.default_flags))
         start = time.perf_counter()
         futures = {p.id: grader.submit(p, codes[p.id], language) for p in problems}
         ours = {task: future.result() for task, future in futures.items()}
         sandbox_s = time.perf_counter() - start
+        start = time.perf_counter()
+        with ThreadPoolExecutor(workers) as pool:
+            verdicts = pool.map(
+                lambda p: plain_pass(language, p, sources[p.id], rust_flags), problems
+            )
+            passes = dict(zip(sources, verdicts, strict=True))
+        plain_s = time.perf_counter() - start
     del warm
-    start = time.perf_counter()
-    with ThreadPoolExecutor(workers) as pool:
-        verdicts = pool.map(lambda p: plain_pass(language, p, sources[p.id], rust_flags), problems)
-        passes = dict(zip(sources, verdicts, strict=True))
-    plain_s = time.perf_counter() - start
     disagree = sorted(t for t in sources if passes[t] is not ours[t].passed)
     return {
         "language": language,

@@ -50,6 +50,7 @@ from evaluator.datasets.entries import (
 )
 from evaluator.datasets.filter import filter_entries, parse_mix
 from evaluator.formats import InputError, read_problems, read_samples
+from evaluator.languages import runtimes
 from evaluator.problem import DEFAULT_TIME_LIMIT
 from evaluator.sandbox import SandboxPool
 from evaluator.summary import pct
@@ -161,7 +162,7 @@ def convert(
         except InputError as exc:
             _fail(str(exc))
         problems = problems[:limit] if limit else problems
-        with SandboxPool(workers=workers) as pool:
+        with SandboxPool(workers=workers, runtimes=runtimes()) as pool:
             records, skipped = evalplus_to_lcb(problems, pool)
     else:
         lcd_path = source_path if source == "leetcode" else tests
@@ -260,7 +261,7 @@ def check(
     solutions fail (CodeContests' incorrect_solutions, --wrong); measure reference CPU time
     per test."""
     entries = _load(problems, problem_format)
-    with SandboxPool(workers=workers) as pool:
+    with SandboxPool(workers=workers, runtimes=runtimes()) as pool:
         checks = check_entries(
             entries,
             pool,
@@ -330,7 +331,7 @@ def _print_checks(checks, summary) -> None:
 def strength_command(problems, correct, wrong, report, time_limit, workers, problem_format) -> None:
     """Test strength: how often the tests accept CORRECT and reject WRONG solutions."""
     entries = _load(problems, problem_format)
-    with SandboxPool(workers=workers) as pool:
+    with SandboxPool(workers=workers, runtimes=runtimes()) as pool:
         data = strength(
             entries,
             pool,

@@ -26,8 +26,8 @@ its answer to (the problem's ``input_file``/``output_file``); empty means stdin/
 ``codeforces``, ``atcoder``...; ``difficulty``: ``EASY``, ``B``...), with the ``cf_*`` facts.
 
 ``solutions``/``incorrect_solutions`` are the references that must pass / must fail: the
-proto's language enum 2 (``CPP``) is our ``cpp``, 3 (``PYTHON3``) our ``python``; Python 2
-(1), Java (4) and unknown (0) programs are left out (no such language here).
+proto's language enum 2 (``CPP``) is our ``cpp``, 3 (``PYTHON3``) our ``python``, 4 (``JAVA``)
+our ``java``; Python 2 (1) and unknown (0) programs are left out (no such language here).
 
 Graded by the rule of CodeContests' own grader (``execution/tester_sandboxer.cc``
 ``OutputsMatch``: tokens, lower-cased, numbers within 1e-5 absolute) as far as it is exact:
@@ -61,9 +61,9 @@ JUDGE: dict[str, Any] = {"type": "float", "abs_tol": 1e-5, "rel_tol": 0, "yesno"
 """CodeContests' rule: tokens, real numbers within 1e-5 absolute, integers exactly, yes/no in
 any letter case."""
 
-LANGUAGES = {2: "cpp", 3: "python"}
-"""The proto's ``Solution.Language`` values we grade (1 PYTHON is Python 2, 4 JAVA)."""
-_LANGUAGE_NAMES = {"CPP": 2, "PYTHON3": 3}
+LANGUAGES = {2: "cpp", 3: "python", 4: "java"}
+"""The proto's ``Solution.Language`` values we grade (1 PYTHON is Python 2: left out)."""
+_LANGUAGE_NAMES = {"CPP": 2, "PYTHON3": 3, "JAVA": 4}
 
 SOURCES = {
     1: "codechef",

@@ -139,13 +139,13 @@ def test_codecontests_metadata_names_the_enums(cc):
     assert CODECONTESTS.read({**row, "difficulty": 29}, None).metadata["difficulty"] == "V"
 
 
-def test_codecontests_references_keep_cpp_and_python3_only():
+def test_codecontests_references_keep_cpp_python3_and_java():
     row = _records(CC_FILE)[0]
     refs = CODECONTESTS.references(row)
-    assert [s.language for s in refs] == ["cpp", "python"]  # Python 2, Java, unknown left out
+    assert [s.language for s in refs] == ["cpp", "python", "java"]  # Python 2, unknown left out
     assert refs[0].code.startswith("#include")
     wrong = CODECONTESTS.wrong_references(row)
-    assert [s.language for s in wrong] == ["cpp", "python"]
+    assert [s.language for s in wrong] == ["cpp", "python", "java"]
     assert CODECONTESTS.references({**row, "solutions": None}) == []
     assert CODECONTESTS.references({**row, "solutions": {"language": [3], "solution": [5]}}) == []
     assert CODECONTESTS.statement(row).startswith("Print the sum")
@@ -192,13 +192,13 @@ def test_codecontests_python_right_and_wrong(grader, cc):
     assert result.verdict is Verdict.WA
 
 
-def test_codecontests_references_pass_and_incorrect_solutions_fail(grader, cc):
+def test_codecontests_references_pass_and_incorrect_solutions_fail(languages_grader, cc):
     row, problem = _records(CC_FILE)[0], cc["1_A. Sum"]
-    for solution in CODECONTESTS.references(row):
-        result = grader.grade(problem, solution.code, solution.language)
+    for solution in CODECONTESTS.references(row):  # C++, Python 3 and Java
+        result = languages_grader.grade(problem, solution.code, solution.language)
         assert result.verdict is Verdict.AC, (solution.language, result)
     for solution in CODECONTESTS.wrong_references(row):
-        result = grader.grade(problem, solution.code, solution.language)
+        result = languages_grader.grade(problem, solution.code, solution.language)
         assert result.verdict is Verdict.WA, (solution.language, result)
 
 

@@ -77,3 +77,18 @@ def test_the_reward_grades_a_rust_row_and_gives_an_unsupported_one_no_reward(poo
         assert reward(None, [f"```kotlin\n{SUM_KOTLIN}\n```"], **kotlin) == [None]
         assert reward.last_verdicts == ["UNSUPPORTED"]
         assert "kotlin programs are not graded here" in reward.last_reasons[0]
+
+
+def test_verl_grades_rust_and_javascript_rows_by_their_verification_info():
+    """verl's path (``compute_score(data_source, solution_str, ground_truth)``) with a
+    PrimeIntellect ``verification_info`` as the ground truth: the row's language is the
+    program's, right and wrong answers scored 1 and 0."""
+    from evaluator.reward import verl_compute_score
+
+    for language, right in (("rust", SUM_RUST), ("javascript", SUM_JS)):
+        cases = [{"type": "stdin_stdout", "input": "2 3\n", "output": "5\n"}]
+        truth = {"language": language, "test_cases": cases}
+        wrong = right.replace("a + b", "a * b").replace("v[0] + v[1]", "v[0] * v[1]")
+        assert wrong != right
+        assert verl_compute_score("primeintellect", f"```{language}\n{right}\n```", truth) == 1.0
+        assert verl_compute_score("primeintellect", f"```{language}\n{wrong}\n```", truth) == 0.0
