@@ -148,6 +148,7 @@ class Language:
     # (``SandboxPool(runtimes=...)``).
     runtime_name: str = ""
     runtime_reads: tuple[str, ...] = ()
+    package: str = ""  # the Debian package that installs its toolchain, named when missing
     # No compiler: the "build" only stages the source for the runtime (JavaScript), so a
     # syntax error is the program's runtime error, and nothing reports a compile.
     interpreted: bool = False
@@ -240,7 +241,7 @@ class Language:
         the package to install when it is missing."""
         if not self.runtime_name:
             return None
-        return find_tool(self.runtime_name, self.title)
+        return find_tool(self.runtime_name, self.title, self.package)
 
     def __repr__(self) -> str:
         return f"<language {self.name}>"

@@ -32,7 +32,6 @@ from .flag_rules import NO_FLAGS
 __all__ = ["LANGUAGE", "Java"]
 
 CLASSES = "classes"  # where javac writes the class files, in the build directory
-_PACKAGE = "openjdk-17-jdk-headless"
 _IDENT = r"[A-Za-z_$][\w$]*"
 _PUBLIC_CLASS = re.compile(rf"\bpublic\s+(?:(?:final|abstract|strictfp)\s+)*class\s+({_IDENT})")
 _CLASS = re.compile(rf"\b(?:class|interface|enum|record)\s+({_IDENT})")
@@ -49,15 +48,13 @@ class Java(Language):
     compiled = True
     flag_rule = NO_FLAGS
     runtime_name = "java"
+    package = "openjdk-17-jdk-headless"
     memory_marks = ("java.lang.OutOfMemoryError",)  # the heap (-Xmx: the limit) ran out
 
     @functools.cached_property
     def compiler(self) -> str:
         """javac's file, of the same JDK as the runtime (``/usr/bin/javac`` is a link)."""
-        return find_tool("javac", self.title, _PACKAGE)
-
-    def runtime(self) -> str | None:
-        return find_tool("java", self.title, _PACKAGE)
+        return find_tool("javac", self.title, self.package)
 
     @functools.cached_property
     def runtime_reads(self) -> tuple[str, ...]:  # type: ignore[override]

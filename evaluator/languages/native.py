@@ -47,7 +47,6 @@ class NativeLanguage(Language):
 
     compiled = True
     compiler_name = ""  # the compiler's name on the system's PATH ("g++")
-    package = ""  # what to install when it is missing (Debian's package)
     source = ""  # the program's file name in the build directory ("solution.cpp")
     units: dict[str, str] = {}  # our own sources linked in, by file name
     link_flags: tuple[str, ...] = ()  # after the sources (libraries)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Language, Tool, find_tool
+from .base import Build, Language, Tool
 
 __all__ = ["ScriptLanguage"]
 
@@ -14,18 +14,13 @@ __all__ = ["ScriptLanguage"]
 class ScriptLanguage(Language):
     """A language whose runtime runs its source: set ``runtime_name``, ``script`` (the
     staged file's name), ``version_argv`` (what prints the runtime's version) and
-    ``package`` (the Debian package that installs the runtime, named when it is missing)."""
+    ``package`` (the Debian package that installs the runtime, named when it is missing:
+    :meth:`~.base.Language.runtime`)."""
 
     compiled = True  # its "build" stages the script: the runtime executes it
     interpreted = True
     script = ""  # "main.js"
     version_argv: tuple[str, ...] = ("--version",)
-    package = ""  # "nodejs"
-
-    def runtime(self) -> str:
-        """The runtime's file (links followed: ``/usr/bin/ruby`` is ``/usr/bin/ruby3.1``);
-        ``OSError`` naming :attr:`package` when it is not installed."""
-        return find_tool(self.runtime_name, self.title, self.package)
 
     def version_command(self) -> list[str]:
         runtime = self.runtime()
