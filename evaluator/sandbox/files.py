@@ -148,16 +148,16 @@ class _Tree:
         del self.stack[1:]
 
 
-def tree_bytes(dir_fd: int, enough: int) -> int:
+def tree_bytes(dir_fd: int, enough: int, keep: frozenset[str] = frozenset()) -> int:
     """What the files and directories below the directory open at ``dir_fd`` hold (each entry
     its allocated blocks, :data:`ENTRY_BYTES` at least: :func:`held_bytes`), at any depth,
     never following a link; the count stops once it passes ``enough``, so a walk costs at
     most ``enough / ENTRY_BYTES`` entries. A directory that cannot be listed, or a tree that
     keeps moving under the walk, counts as more than ``enough``: a program cannot hide what
-    it holds that way."""
+    it holds that way. ``keep``: entries of the top directory left out (the sandbox's own)."""
     for _ in range(3):
         try:
-            return _count(dir_fd, enough)
+            return _count(dir_fd, enough, keep)
         except _Moved:
             continue
         except OSError:
@@ -188,18 +188,22 @@ class _Visitor:
         """The walk came back up from ``gone`` (``tree.top`` is its parent again)."""
 
 
-def _walk(dir_fd: int, visitor: _Visitor) -> None:
+def _walk(dir_fd: int, visitor: _Visitor, keep: frozenset[str] = frozenset()) -> None:
     """Walk the tree below the directory open at ``dir_fd``, depth first, each directory
     listed when first reached (again when its ``todo`` is reset to None), ``visitor`` told
-    of each entry, each descent and each ascent."""
+    of each entry, each descent and each ascent; the entries of ``dir_fd`` named in ``keep``
+    are passed over."""
     tree = _Tree(dir_fd)
     try:
         while True:
             top = tree.top
             if top.todo is None:
                 top.todo = []
+                skip = keep if len(tree.stack) == 1 else ()
                 with os.scandir(top.fd) as listing:
                     for entry in listing:
+                        if entry.name in skip:
+                            continue
                         if visitor.entry(top.fd, entry):
                             top.todo.append(entry.name)
             if top.todo:
@@ -241,10 +245,10 @@ class _Counter(_Visitor):
             self.add(info)
 
 
-def _count(dir_fd: int, enough: int) -> int:
+def _count(dir_fd: int, enough: int, keep: frozenset[str]) -> int:
     counter = _Counter(enough)
     try:
-        _walk(dir_fd, counter)
+        _walk(dir_fd, counter, keep)
     except _Enough:
         pass
     return counter.total
@@ -286,17 +290,21 @@ class _Clearer(_Visitor):
 
 
 def clear_dir(
-    dir_fd: int, entries: int | None = CLEAR_ENTRIES, seconds: float | None = CLEAR_SECONDS
+    dir_fd: int,
+    entries: int | None = CLEAR_ENTRIES,
+    seconds: float | None = CLEAR_SECONDS,
+    keep: frozenset[str] = frozenset(),
 ) -> int:
     """Remove everything below the directory open at ``dir_fd`` (it stays), at any depth,
     never following a link and never leaving it; the number of entries removed. Bounded:
     past ``entries`` entries seen or ``seconds`` spent (None: no bound), or on an entry that
     will not go, raises :class:`Unclean` (what is left stays for the caller to deal with).
     A directory whose owner took away its own rights is given them back (matters only when
-    this process is not root)."""
+    this process is not root). ``keep``: entries of ``dir_fd`` itself that stay (the
+    sandbox's own, which a program cannot change)."""
     clearer = _Clearer(_Budget(entries, seconds))
     try:
-        _walk(dir_fd, clearer)
+        _walk(dir_fd, clearer, keep)
     except _Moved as exc:
         raise Unclean(f"a directory was moved during the cleanup ({exc})") from None
     except OSError as exc:

@@ -333,6 +333,41 @@ def expose_paths(paths: list[str]) -> None:
         mount(None, blocked, None, MS_REMOUNT | MS_RDONLY | quiet)
 
 
+def mount_private_tmp(private: str, keep: list[str]) -> list[str]:
+    """Mount the directory ``private`` at ``/tmp`` in this mount namespace (made private
+    first: nothing propagates to the host's), so what a process here writes in ``/tmp`` lands
+    in ``private`` and nothing reaches the host's ``/tmp``. Each path of ``keep`` (real paths)
+    that lies in the host's ``/tmp`` stays reachable at its own path: a bind mount on a
+    skeleton of root's directories made in ``private`` (mode 0711: searched, not listed or
+    changed by others). Returns the skeleton's top-level names in ``private``, which whoever
+    empties it must leave (removing a mount point from another namespace detaches the
+    mount)."""
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    tmp = os.path.realpath("/tmp")
+    under = sorted({path for path in keep if path.startswith(tmp + "/")})
+    outermost = [p for p in under if not any(p.startswith(q + "/") for q in under)]
+    for path in outermost:
+        parts = path[len(tmp) + 1 :].split("/")
+        for depth in range(1, len(parts)):  # the way to it
+            _make_root_dir(os.path.join(private, *parts[:depth]))
+        target = os.path.join(private, *parts)
+        if os.path.isdir(path):
+            _make_root_dir(target)
+        else:
+            os.close(os.open(target, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o600))
+        mount(path, target, None, MS_BIND)
+    mount(private, tmp, None, MS_BIND | MS_REC)
+    return sorted({path[len(tmp) + 1 :].split("/")[0] for path in outermost})
+
+
+def _make_root_dir(path: str) -> None:
+    try:
+        os.mkdir(path, 0o711)
+    except FileExistsError:
+        return
+    os.chmod(path, 0o711)  # whatever the umask
+
+
 def kill_children() -> bool:
     """SIGKILL every child of this process (and the process group each leads) and reap them:
     what a process that ends its children's run calls until none is left (their own

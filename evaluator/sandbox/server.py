@@ -242,6 +242,15 @@ class Server:
         # stdio memfds are made for it, made again for each test of a fresh child per test, and
         # put back as made between the tests of a batch child (see _clean_run_dir, _put_input).
         self.run_marks = Marks(self.run_fd)
+        # The children's /tmp (template._private_tmp), where the template could mount it:
+        # emptied and counted with the run dir, the mount points it keeps for paths left in
+        # the host's /tmp passed over.
+        self.tmp_fd: int | None = None
+        self.tmp_keep = frozenset(template_info.get("tmp_keep") or ())
+        if template_info.get("private_tmp"):
+            tmp_dir = os.path.join(self.tmp_root, template.TMP_DIR)
+            self.tmp_fd = os.open(tmp_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            self.tmp_marks = Marks(self.tmp_fd)
         probe = os.memfd_create("io", os.MFD_CLOEXEC)
         self.stream_marks = Marks(probe, stream=True)
         os.close(probe)
@@ -652,20 +661,13 @@ class Server:
         back (a tree past the bounds; on ext4, a directory a program made grow, which never
         shrinks) is kept in ``unclean``: once the current test's result is out the server
         retires (_put_input, _end_job) and the pool gives the next test a fresh worker."""
-        try:
-            clear_dir(self.run_fd, *self.clear_limits)
-            why = None
-        except Unclean as exc:  # once more with its attributes back (its mode, say)
-            why = str(exc)
-            if self.run_marks.restore(self.run_fd) is None:
-                try:
-                    clear_dir(self.run_fd, *self.clear_limits)
-                    why = None
-                except Unclean as again:
-                    why = str(again)
-        why = why or self.run_marks.restore(self.run_fd)
+        why = _put_back(self.run_fd, self.run_marks, self.clear_limits)
         if why is not None and self.unclean is None:
             self.unclean = f"its run directory could not be put back: {why}"
+        if self.tmp_fd is not None:
+            why = _put_back(self.tmp_fd, self.tmp_marks, self.clear_limits, self.tmp_keep)
+            if why is not None and self.unclean is None:
+                self.unclean = f"its /tmp could not be put back: {why}"
         self.dirty = False
         self.staged = 0
         self.files_held, self.next_walk = 0, 0.0
@@ -934,7 +936,10 @@ class Server:
             # files.tree_bytes) takes at most a third of the server's time: a tree so big that
             # its walk takes longer than a tick is counted every few ticks, the last count
             # standing in between
-            self.files_held = tree_bytes(self.run_fd, limit - resident + 1 + self.staged)
+            enough = limit - resident + 1 + self.staged
+            self.files_held = tree_bytes(self.run_fd, enough)
+            if self.tmp_fd is not None and self.files_held <= enough:
+                self.files_held += tree_bytes(self.tmp_fd, enough - self.files_held, self.tmp_keep)
             self.next_walk = now + 2 * (time.monotonic() - now)
         return resident + max(0, self.files_held - self.staged)  # the input file is the test's
 
@@ -1150,6 +1155,25 @@ def _queued(child: _Child, partner: _Child | None) -> float:
     return total / 1e9
 
 
+def _put_back(
+    dir_fd: int, marks: Marks, limits: tuple[Any, Any], keep: frozenset[str] = frozenset()
+) -> str | None:
+    """Empty a directory the children write in and put its own attributes back
+    (:meth:`Server._clean_run_dir`); why it could not be, or None."""
+    try:
+        clear_dir(dir_fd, *limits, keep=keep)
+        why = None
+    except Unclean as exc:  # once more with its attributes back (its mode, say)
+        why = str(exc)
+        if marks.restore(dir_fd) is None:
+            try:
+                clear_dir(dir_fd, *limits, keep=keep)
+                why = None
+            except Unclean as again:
+                why = str(again)
+    return why or marks.restore(dir_fd)
+
+
 def main() -> None:
     stack_mb = DEFAULT_STACK_MB
     if "--stack-mb" in sys.argv:
@@ -1171,6 +1195,7 @@ def main() -> None:
     # Root's: the children may open a staged file by its name (a runtime's script, its
     # class files), never list, add or change one.
     os.mkdir(os.path.join(settings["tmp_root"], template.PROGRAM_DIR), 0o711)
+    os.mkdir(os.path.join(settings["tmp_root"], template.TMP_DIR), 0o700)
     # The template is forked now, while this process holds nothing but the configuration.
     link, template_info = template.start(settings, close=(req_fd, resp_fd))
     # From here on this process holds other submissions' code and output. Where Landlock is

@@ -71,6 +71,7 @@ PRELOAD = [
 PRELOAD_IF_INSTALLED = ["sortedcontainers"]
 MAX_FDS = 64  # a child's descriptors: stdio, reports, controls, spares, the brief
 PROGRAM_DIR = "program"  # beside run/ in the worker's directory: the job's program file
+TMP_DIR = "tmp"  # beside run/: the children's /tmp (emptied with run/ by the server)
 _HIGH_FD = 200  # received descriptors are moved above the child's fixed layout first
 _SIGKILL = int(signal.SIGKILL)
 # A plain run's signal dispositions, but SIGXFSZ: at its default, output over the limit kills
@@ -92,6 +93,7 @@ class Template:
         self.tmp_root: str = config["tmp_root"]
         self.run_dir = os.path.join(self.tmp_root, "run")
         self.program_dir = os.path.join(self.tmp_root, PROGRAM_DIR)
+        self.tmp_dir = os.path.join(self.tmp_root, TMP_DIR)
         self.profile: dict[str, Any] = config["profile"]
         self.heavy: list[str] = list(config.get("heavy", []))
         self.info: dict[str, Any] = {"template_pid": os.getpid()}
@@ -117,6 +119,8 @@ class Template:
         harness.install_audit_hook()
         self._child_environment()
         interpreter.prepare(config["reference"], self.run_dir)
+        # nothing the preloaded modules' C code buffered may reach a child's exit(3)
+        interpreter.flush_c_streams()
         gc.collect()
         # Module globals as the children start with them (adaptive isolation compares against
         # it; made here, once, so a child does not touch every module's objects to copy them).
@@ -147,35 +151,60 @@ class Template:
         info["ipc_namespace"] = bool(
             profile.get("ipc_namespace") and root and kernel.unshare(kernel.CLONE_NEWIPC)
         )
-        info["mount_namespace"] = False
+        info["mount_namespace"] = info["private_tmp"] = False
+        info["tmp_keep"] = []
         info["child_uid"] = info["child_gid"] = None
+        if root:
+            self._private_tmp()
         if not (root and profile.get("unprivileged_child")):
             return None
         ids = kernel.child_ids(self.server_pid, profile.get("child_id_base"))
         needed = self._needed_paths()
         try:
-            if any(kernel.closed_to_others(path) for path in needed):
-                # a directory on the way that the children's user may not search
-                if not kernel.unshare(kernel.CLONE_NEWNS):
-                    return None
-                info["mount_namespace"] = True
-                kernel.expose_paths(needed)
             os.chmod(self.tmp_root, 0o711)  # the way to the run dir (not its listing)
-            # The run dir: the children's group may make files there, not change it (the
-            # sticky bit: nor set extended attributes on it); the server (root) owns it.
-            os.chown(self.run_dir, 0, ids[1])
-            os.chmod(self.run_dir, 0o1770)
-            works = _works_as(ids, needed, self.run_dir)
+            # The run dir and /tmp: the children's group may make files there, not change
+            # them (the sticky bit: nor set extended attributes on them); root owns them.
+            for directory in (self.run_dir, self.tmp_dir):
+                os.chown(directory, 0, ids[1])
+                os.chmod(directory, 0o1770)
+            # (the private /tmp has opened the way to what lies in the host's /tmp)
+            tmp = os.path.realpath("/tmp") + "/"
+            closed = [p for p in needed if not (info["private_tmp"] and p.startswith(tmp))]
+            if any(kernel.closed_to_others(path) for path in closed):
+                # a directory on the way that the children's user may not search
+                if not (info["mount_namespace"] or kernel.unshare(kernel.CLONE_NEWNS)):
+                    raise OSError("no mount namespace to open the way in")
+                info["mount_namespace"] = True
+                kernel.expose_paths(closed)
+            works = _works_as(ids, needed, (self.run_dir, self.tmp_dir))
         except OSError as exc:
             info["child_user_error"] = str(exc)
             works = False
         if not works:  # the children keep the grader's user: put the directories back
-            os.chown(self.run_dir, 0, 0)
-            os.chmod(self.run_dir, 0o700)
+            for directory in (self.run_dir, self.tmp_dir):
+                os.chown(directory, 0, 0)
+                os.chmod(directory, 0o700)
             os.chmod(self.tmp_root, 0o700)
             return None
         info["child_uid"], info["child_gid"] = ids
         return ids
+
+    def _private_tmp(self) -> None:
+        """The children's ``/tmp``: the worker's ``tmp/`` mounted there, in a mount namespace
+        of this template's (root only), so ``tmpfile()``, ``mkstemp`` and absolute ``/tmp``
+        paths work as in a plain run while nothing reaches the host's ``/tmp``; the server
+        empties it with the run dir and counts its files with the run dir's. What a child
+        reaches by path inside the host's ``/tmp`` (the worker's directory, an environment
+        there) stays at its path (:func:`~evaluator.sandbox.kernel.mount_private_tmp`)."""
+        info = self.info
+        if not os.path.isdir("/tmp") or not kernel.unshare(kernel.CLONE_NEWNS):
+            return
+        info["mount_namespace"] = True
+        try:
+            info["tmp_keep"] = kernel.mount_private_tmp(self.tmp_dir, self._needed_paths())
+            info["private_tmp"] = True
+        except OSError as exc:
+            info["private_tmp_error"] = str(exc)
 
     def _needed_paths(self) -> list[str]:
         """What a child reaches by path: the readable paths, the program interpreters, the
@@ -229,10 +258,13 @@ class Template:
         for path in ("/dev/null", "/dev/zero", "/dev/full"):
             if os.path.exists(path):
                 kernel.landlock_allow(ruleset, path, kernel.FS_READ_FILE | kernel.FS_WRITE_FILE)
-        # Writes only in the run directory, which the server empties after each child: not
-        # in the worker's directory around it, where a file would outlive the submission.
-        # Nothing written there can be executed.
-        kernel.landlock_allow(ruleset, self.run_dir, kernel.fs_rights(abi) & ~kernel.FS_EXECUTE)
+        # Writes only in the run directory and /tmp, which the server empties after each
+        # child: not in the worker's directory around them, where a file would outlive the
+        # submission. Nothing written there can be executed.
+        writable = kernel.fs_rights(abi) & ~kernel.FS_EXECUTE
+        kernel.landlock_allow(ruleset, self.run_dir, writable)
+        if self.info["private_tmp"]:
+            kernel.landlock_allow(ruleset, self.tmp_dir, writable)
         # The program file of the job being run (read and execute only: no run can change
         # what a later test of the same job executes).
         kernel.landlock_allow(ruleset, self.program_dir, kernel.FS_READ_FILE | kernel.FS_EXECUTE)
@@ -308,6 +340,7 @@ class Template:
         gc.unfreeze()
         _preload(self.heavy)
         interpreter.hide_own_modules()
+        interpreter.flush_c_streams()
         gc.collect()
         self.snapshot = state.Snapshot()
         gc.freeze()
@@ -363,8 +396,8 @@ class Template:
                 os.write(2, f"sandbox: {type(exc).__name__}: {exc}\n".encode("utf-8", "replace"))
             except OSError:
                 pass
-        finally:
-            os._exit(code)
+        finally:  # exit(3), as the process a judge runs ends (a batch child's last test)
+            interpreter.end_process(code)
 
     def _confine(self, exec_next: bool = False) -> None:
         """Landlock, the worker's user (the kernel clears every capability when a process
@@ -490,10 +523,10 @@ def start(config: dict[str, Any], close: tuple[int, ...]) -> tuple[_socket.socke
     return ours, json.loads(hello)
 
 
-def _works_as(ids: tuple[int, int], paths: list[str], run_dir: str) -> bool:
+def _works_as(ids: tuple[int, int], paths: list[str], writable: tuple[str, ...]) -> bool:
     """Whether a process of the user ``ids`` can be made (the ids are valid here: not so in a
     user namespace that does not map them), reach every one of ``paths`` and make a file in
-    ``run_dir``; tried in a throwaway child."""
+    each of the ``writable`` directories; tried in a throwaway child."""
     pid = kernel.fork_lean()
     if pid == 0:  # pragma: no cover - the probe
         code = 1
@@ -501,9 +534,11 @@ def _works_as(ids: tuple[int, int], paths: list[str], run_dir: str) -> bool:
             kernel.become(*ids)
             for path in paths:
                 os.stat(path)
-            probe = os.path.join(run_dir, ".probe")
-            os.close(os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o600))
-            os.unlink(probe)
+            for directory in writable:
+                probe = os.path.join(directory, ".probe")
+                flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC
+                os.close(os.open(probe, flags, 0o600))
+                os.unlink(probe)
             code = 0
         except BaseException:  # noqa: BLE001 - the answer is the exit status
             pass

@@ -216,6 +216,7 @@ int main() {{
     say("read_victim", open("{victim}", O_RDONLY));
     say("write_victim", open("{victim}", O_WRONLY | O_APPEND));
     say("unlink_victim", unlink("{victim}"));
+    say("write_var_tmp", open("/var/tmp/mc-escaped.txt", O_WRONLY | O_CREAT, 0600));
     say("write_tmp", open("/tmp/mc-escaped.txt", O_WRONLY | O_CREAT, 0600));
     say("write_worker_dir", open("../stash", O_WRONLY | O_CREAT, 0600));
     say("list_worker_dir", open("..", O_RDONLY | O_DIRECTORY));
@@ -225,9 +226,17 @@ int main() {{
 """)
     out = _lines(run_cpp(source, limits=TIGHT))
     assert out.pop("write_here").endswith(" ok")
+    # the child's own /tmp (a root grader's): written there, never in the host's
+    assert out.pop("write_tmp").endswith(" ok")
+    # the caller's files in the host's /tmp are not in the child's: not found there
+    in_tmp = os.path.realpath(tmp_path).startswith(os.path.realpath("/tmp") + os.sep)
+    hidden = "-1 No such file or directory" if in_tmp else "-1 Permission denied"
+    for name in ("read_victim", "write_victim", "unlink_victim"):
+        assert out.pop(name) == hidden, name
     assert set(out.values()) == {"-1 Permission denied"}, out
     assert victim.read_text() == "keep me"
     assert not os.path.exists("/tmp/mc-escaped.txt")
+    assert not os.path.exists("/var/tmp/mc-escaped.txt")
 
 
 def test_nothing_of_one_submission_reaches_the_next(run_cpp):

@@ -32,7 +32,7 @@ func main() {
 	probe("exec_self", syscall.Exec("/proc/self/exe", []string{"x"}, nil))
 	_, err = os.ReadFile("/etc/passwd")
 	probe("read_passwd", err)
-	probe("write_tmp", os.WriteFile("/tmp/mcprobe", []byte("x"), 0o644))
+	probe("write_var_tmp", os.WriteFile("/var/tmp/mcprobe", []byte("x"), 0o644))
 	_, err = os.ReadFile("/proc/1/cmdline")
 	probe("proc_parent", err)
 	_, err = net.Dial("tcp", "1.1.1.1:80")
@@ -49,7 +49,7 @@ func main() {
 
 
 def test_go_reaches_nothing_past_the_program(languages_grader):
-    refused = ["exec_command", "fork_exec", "exec_self", "read_passwd", "write_tmp",
+    refused = ["exec_command", "fork_exec", "exec_self", "read_passwd", "write_var_tmp",
                "proc_parent", "tcp", "listen", "kill_parent"]  # fmt: skip
     expected = [f"{name} refused" for name in refused] + ["goroutine 42", "own_file done"]
     result = probe_answers(languages_grader, "go", GO_PROBES, expected)

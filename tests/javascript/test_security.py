@@ -14,7 +14,7 @@ probe("spawn", () => { const r = cp.spawnSync("/bin/sh", ["-c", "echo hi"]); if 
 probe("exec_self", () => cp.execFileSync(process.execPath, ["-e", "1"]));
 probe("read_passwd", () => fs.readFileSync("/etc/passwd", "utf8").length);
 probe("read_home", () => fs.readdirSync("/root").length);
-probe("write_tmp", () => fs.writeFileSync("/tmp/mcprobe", "x"));
+probe("write_var_tmp", () => fs.writeFileSync("/var/tmp/mcprobe", "x"));
 probe("write_usr", () => fs.writeFileSync("/usr/mcprobe", "x"));
 probe("proc_parent", () => fs.readFileSync("/proc/1/cmdline", "utf8"));
 probe("kill_parent", () => process.kill(process.ppid, "SIGKILL"));
@@ -23,7 +23,7 @@ const s = net.connect(80, "1.1.1.1"); s.on("error", () => console.log("connect r
 
 
 def test_node_reaches_nothing_past_the_program(languages_grader):
-    refused = ["spawn", "exec_self", "read_passwd", "read_home", "write_tmp", "write_usr",
+    refused = ["spawn", "exec_self", "read_passwd", "read_home", "write_var_tmp", "write_usr",
                "proc_parent", "kill_parent", "connect"]  # fmt: skip
     result = probe_answers(
         languages_grader, "javascript", NODE_PROBES, [f"{name} refused" for name in refused]

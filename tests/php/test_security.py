@@ -25,7 +25,7 @@ probe("proc_open", function () {
 });
 probe("pcntl_fork", function () { $pid = pcntl_fork(); if ($pid === 0) { exit(0); } return $pid > 0; });
 probe("read_passwd", fn () => @file_get_contents("/etc/passwd") !== false);
-probe("write_tmp", fn () => @file_put_contents("/tmp/mcprobe", "x") !== false);
+probe("write_var_tmp", fn () => @file_put_contents("/var/tmp/mcprobe", "x") !== false);
 probe("socket", fn () => @stream_socket_server("tcp://127.0.0.1:0") !== false);
 probe("kill_parent", fn () => posix_kill(posix_getppid(), 0));
 probe("own_file", fn () => file_put_contents("mine.txt", "ok") === 2);
@@ -35,7 +35,7 @@ probe("pcntl_exec", fn () => pcntl_exec("/bin/true"));
 
 def test_php_reaches_nothing_past_the_program(languages_grader):
     refused = ["system", "exec", "shell_exec", "backticks", "passthru", "popen", "proc_open",
-               "pcntl_fork", "read_passwd", "write_tmp", "socket", "kill_parent"]  # fmt: skip
+               "pcntl_fork", "read_passwd", "write_var_tmp", "socket", "kill_parent"]  # fmt: skip
     expected = [f"{name} refused" for name in refused] + ["own_file done", "pcntl_exec refused"]
     result = probe_answers(languages_grader, "php", PHP_PROBES, expected)
     assert result.verdict.value == "AC", result.message

@@ -21,7 +21,7 @@ probe("spawn") { Process.wait(spawn("/bin/true")); true }
 probe("fork") { pid = fork { exit!(0) }; Process.wait(pid); true }
 probe("popen") { IO.popen(["/bin/echo", "hi"], &:read) == "hi\n" }
 probe("read_passwd") { File.read("/etc/passwd"); true }
-probe("write_tmp") { File.write("/tmp/mcprobe", "x"); true }
+probe("write_var_tmp") { File.write("/var/tmp/mcprobe", "x"); true }
 probe("socket") { Socket.new(:INET, :STREAM); true }
 probe("kill_parent") { Process.kill(0, Process.ppid); true }
 probe("own_file") { File.write("mine.txt", "ok") == 2 }
@@ -31,7 +31,7 @@ probe("exec") { exec("/bin/true") }
 
 def test_ruby_reaches_nothing_past_the_program(languages_grader):
     refused = ["system", "backticks", "percent_x", "spawn", "fork", "popen", "read_passwd",
-               "write_tmp", "socket", "kill_parent"]  # fmt: skip
+               "write_var_tmp", "socket", "kill_parent"]  # fmt: skip
     expected = [f"{name} refused" for name in refused] + ["own_file done", "exec refused"]
     result = probe_answers(languages_grader, "ruby", RUBY_PROBES, expected)
     assert result.verdict.value == "AC", result.message

@@ -15,7 +15,7 @@ fn main() {
     probe("command", std::process::Command::new("/bin/sh").arg("-c").arg("true").status().is_ok());
     probe("exec_self", std::process::Command::new(std::env::current_exe().unwrap_or_default()).status().is_ok());
     probe("read_passwd", fs::read_to_string("/etc/passwd").is_ok());
-    probe("write_tmp", fs::File::create("/tmp/mcprobe").and_then(|mut f| f.write_all(b"x")).is_ok());
+    probe("write_var_tmp", fs::File::create("/var/tmp/mcprobe").and_then(|mut f| f.write_all(b"x")).is_ok());
     probe("proc_parent", fs::read_to_string("/proc/1/cmdline").is_ok());
     probe("tcp", std::net::TcpStream::connect("1.1.1.1:80").is_ok());
     probe("udp", std::net::UdpSocket::bind("127.0.0.1:0").is_ok());
@@ -28,7 +28,7 @@ fn main() {
 
 
 def test_rust_reaches_nothing_past_the_program(languages_grader):
-    refused = ["command", "exec_self", "read_passwd", "write_tmp", "proc_parent", "tcp", "udp",
+    refused = ["command", "exec_self", "read_passwd", "write_var_tmp", "proc_parent", "tcp", "udp",
                "raw_fork", "kill_parent"]  # fmt: skip
     expected = [f"{name} refused" for name in refused] + ["thread done", "own_file done"]
     result = probe_answers(languages_grader, "rust", RUST_PROBES, expected)

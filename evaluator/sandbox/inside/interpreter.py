@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import builtins
+import ctypes
 import fcntl
 import gc
 import io
@@ -44,6 +45,12 @@ SCRIPT = "solution.py"  # what a plain run was started with: ``python3 solution.
 STATUS_SIGINT = -2  # the uncaught exception was KeyboardInterrupt: end by SIGINT
 _FLUSH_FAILED = 120  # Py_RunMain's status when flushing the streams at exit fails
 _STDIO = (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w"))
+# The C library's own end of a process, resolved once in the template: what a plain run's
+# exit(3) does after Py_FinalizeEx (C stdio flushed, C atexit handlers run) is what a child
+# does too; os._exit would drop a line a C extension or ctypes printf left in C's buffer.
+_LIBC = ctypes.CDLL(None)
+_C_FFLUSH = _LIBC.fflush
+_C_EXIT = _LIBC.exit
 
 
 class Stdio:
@@ -254,7 +261,15 @@ def finish(status: int, *, final: bool = True) -> int:
     _release_program(final)
     for name in ("__stdout__", "__stderr__"):  # what clearing sys at shutdown flushes
         _flush_quietly(getattr(sys, name, None))
+    if not final:  # the process goes on: what exit(3) would flush is this test's output
+        flush_c_streams()
     return status
+
+
+def flush_c_streams() -> None:
+    """``fflush(NULL)``: the C library's buffered output (a C extension's or ctypes'
+    ``printf``) written out, as ``exit(3)`` writes it at the end of a plain run."""
+    _C_FFLUSH(None)
 
 
 def _wait_for_thread_shutdown() -> None:
@@ -394,7 +409,8 @@ def _unraisable(exc: BaseException, obj: Any) -> None:
 
 
 def end_process(status: int) -> None:
-    """Leave as a plain run does: ``exit(status)``, or die by SIGINT after an uncaught
+    """Leave as a plain run does: the C library's ``exit(status)`` (C stdio flushed, C
+    ``atexit`` handlers and library destructors run), or die by SIGINT after an uncaught
     ``KeyboardInterrupt`` (``exit_sigint``). Never returns."""
     if status == STATUS_SIGINT:
         try:
@@ -403,7 +419,10 @@ def end_process(status: int) -> None:
         except BaseException:  # noqa: BLE001
             pass
         status = 128 + int(signal.SIGINT)
-    os._exit(status & 0xFF)
+    try:
+        _C_EXIT(status & 0xFF)
+    finally:  # never reached unless a handler raised into Python (a ctypes callback)
+        os._exit(status & 0xFF)
 
 
 # -- the fork template: what every child inherits ---------------------------------------------
