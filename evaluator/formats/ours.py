@@ -45,7 +45,15 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..languages import languages
-from ..problem import Harness, Problem, TestCase
+from ..problem import (
+    PROGRAM_CUT,
+    PROGRAM_IMPORTS,
+    PROGRAM_PREFIX,
+    PROGRAM_SUFFIX,
+    Harness,
+    Problem,
+    TestCase,
+)
 from .errors import InputError
 from .fields import (
     argument_position,
@@ -147,7 +155,32 @@ def _read_metadata(record: Mapping[str, Any], harness: Harness) -> dict[str, Any
         return {}
     found = dict(expect_dict(metadata, "metadata"))
     _check_build_flags(found)
+    _check_joined_program(found)
     return found
+
+
+def _check_joined_program(metadata: Mapping[str, Any]) -> None:
+    """The keys that join a test program around the code (:mod:`evaluator.harness.test_program`)
+    hold the shapes it reads, else an :class:`InputError` naming the key: a value of another
+    shape would be ignored, and the program built without it."""
+    for key in (PROGRAM_PREFIX, PROGRAM_SUFFIX):
+        if key in metadata and not isinstance(metadata[key], str):
+            raise InputError("expected a string", field=f"metadata.{key}")
+    if PROGRAM_CUT in metadata and metadata[PROGRAM_CUT] != "top_level":
+        raise InputError(
+            "expected 'top_level' (the only cut there is)", field=f"metadata.{PROGRAM_CUT}"
+        )
+    if PROGRAM_IMPORTS not in metadata:
+        return
+    imports = metadata[PROGRAM_IMPORTS]
+    field = f"metadata.{PROGRAM_IMPORTS}"
+    if not isinstance(imports, dict) or set(imports) - {"head", "packages"}:
+        raise InputError('expected an object with "head" and "packages"', field=field)
+    if not isinstance(imports.get("head", ""), str):
+        raise InputError("expected a string", field=f"{field}.head")
+    packages = imports.get("packages", [])
+    if not isinstance(packages, list) or not all(isinstance(p, str) for p in packages):
+        raise InputError("expected a list of import paths", field=f"{field}.packages")
 
 
 def _check_build_flags(metadata: Mapping[str, Any]) -> None:

@@ -65,6 +65,12 @@ def test_empty_tests_allowed() -> None:
     assert problem_from_ours({"id": "a", "harness": "stdin", "tests": []}).tests == []
 
 
+def _joined(metadata: dict[str, object]) -> dict[str, object]:
+    """A HumanEval-X-style record whose program is joined around the code."""
+    joined = {"program_prefix": "package main\n", **metadata}
+    return {"id": "a", "harness": "stdin", "tests": [], "judge": "exit", "metadata": joined}
+
+
 @pytest.mark.parametrize(
     ("record", "field", "message"),
     [
@@ -95,6 +101,16 @@ def test_empty_tests_allowed() -> None:
             "expected an object",
         ),
         ({"id": "", "harness": "stdin", "tests": []}, "id", "must not be empty"),
+        # a joined test program's keys (harness/test_program.py) in the shapes it reads
+        (_joined({"program_imports": ["fmt"]}), "metadata.program_imports", '"head"'),
+        (_joined({"program_imports": {"head": 1}}), "metadata.program_imports.head", "string"),
+        (
+            _joined({"program_imports": {"packages": "fmt"}}),
+            "metadata.program_imports.packages",
+            "import paths",
+        ),
+        (_joined({"program_suffix": None}), "metadata.program_suffix", "expected a string"),
+        (_joined({"program_cut": "first_line"}), "metadata.program_cut", "top_level"),
     ],
 )
 def test_errors_name_the_field(record: dict[str, object], field: str, message: str) -> None:

@@ -365,6 +365,24 @@ def test_a_python_programs_marks_do_not_reach_the_next_submission(pools, isolati
     _compare(json.loads(before.stdout), json.loads(after.stdout), marker.stdout)
 
 
+# The same marks set on the child's own /tmp (a root grader's: tests/sandbox/test_private_tmp.py),
+# which the server puts back with the run directory.
+MARKS_ON_TMP_PY = "import os\nos.chdir('/tmp')\n" + MARKS_PY
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_a_python_programs_marks_on_tmp_reach_no_later_test_or_submission(pools, isolation):
+    one_worker = pools()
+    if not one_worker.info.get("private_tmp"):
+        pytest.skip("the children's own /tmp needs a root grader (a mount namespace)")
+    result = one_worker.run(Job(MARKS_ON_TMP_PY, ["look", "mark", "look"], isolation=isolation))
+    assert all(run.clean_exit for run in result.runs), result.runs
+    before, marked, after = (json.loads(run.stdout) for run in result.runs)
+    _compare(before, after, marked)
+    later = one_worker.run(Job(MARKS_ON_TMP_PY, ["look"], isolation=isolation)).runs[0]
+    _compare(before, json.loads(later.stdout), marked)
+
+
 def test_a_cpp_programs_marks_do_not_reach_its_next_test_or_submission(pools, cpp):
     binary = cpp(MARKS_CPP)
     one_worker = pools()
