@@ -9,11 +9,11 @@
 ``test`` (``test_code`` in older revisions) is a pytest file that imports the program as the
 module ``solution``. KodCode's authors run ``pytest`` on it beside ``solution.py``
 (``KodCode-AI/kodcode``, ``run_test.sh`` of each trial: pass when pytest exits 0); we run it
-with the built-in pytest runner (:mod:`evaluator.harness.pytest_file`), the program as
-``solution`` (its ``__main__`` block does not run), in the sandbox. The problem is an
-assertion problem whose ``test_code`` is that file, marked
-``metadata["test_runner"] = "pytest"``; a pass needs every collected test to have run and
-passed. Tests that use what the runner lacks are the problem's ``ERROR``, naming it.
+with real pytest in the sandbox child (:mod:`evaluator.harness.pytest_file`), the program as
+``solution.py`` beside ``test_solution.py`` (its ``__main__`` block does not run). The
+problem is an assertion problem whose ``test_code`` is that file, marked
+``metadata["test_runner"] = "pytest"``; a pass needs pytest's exit status 0 with at least
+one test passed, reported by the harness (an exit of the program is never a pass).
 
 The id is ``question_id``; the entry point is ``test_info``'s first ``function_name`` (else
 ``test_entry_point``, older revisions), kept for reports: the tests name what they import.

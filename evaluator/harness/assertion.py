@@ -32,7 +32,7 @@ def program(problem: Problem, completion: str, continues_prompt: bool) -> str:
 def build_job(
     problem: Problem, code: str, limits: Limits, isolation: Isolation, environment: Environment
 ) -> Job:
-    if pytest_file.is_pytest_problem(problem):  # a pytest file (KodCode): the built-in runner
+    if pytest_file.is_pytest_problem(problem):  # a pytest file (KodCode): real pytest
         return pytest_file.build_job(problem, code, limits, isolation, environment)
     job = Job(
         code=code,

@@ -53,6 +53,20 @@ _RETIRED_EXIT = 76
 # The server's cleanup of its run directory between children: past this many entries or
 # seconds it retires (module attributes, so a test can make them small).
 CLEAR_LIMITS = {"clear_entries": CLEAR_ENTRIES, "clear_seconds": CLEAR_SECONDS}
+# Packages too slow to import in every child, a template for each group (its children are
+# forked from it when a program names the group's first package): NumPy; pytest, with the
+# modules a pytest session imports at its start (its plugins, pdb for its debugging plugin),
+# ~150 ms of each child's CPU otherwise. Kept apart: pytest imports logging, whose atexit
+# handler would make a NumPy program's batch child look changed after each test.
+_PYTEST_PLUGINS = (
+    "faulthandler", "helpconfig", "junitxml", "pastebin", "setuponly", "setupplan",
+    "skipping", "stepwise", "threadexception", "tracemalloc", "unittest",
+    "unraisableexception", "warnings",
+)  # fmt: skip
+DEFAULT_HEAVY: tuple[tuple[str, ...], ...] = (
+    ("numpy",),
+    ("pytest", *(f"_pytest.{plugin}" for plugin in _PYTEST_PLUGINS), "pdb"),
+)
 
 
 # The server runs with -S: no site.py and no .pth hooks, which import ~5 MB of modules that
@@ -137,7 +151,7 @@ class _Worker:
         preload: list[str],
         stack_mb: int,
         tmp_dir: str | None,
-        heavy: list[str],
+        heavy: list[list[str]],
         cpu: int | None = None,
     ) -> None:
         self.tmp_root = tempfile.mkdtemp(prefix="mcsbx-", dir=tmp_dir)
@@ -346,9 +360,11 @@ class SandboxPool:
     ``workers`` defaults to the number of CPU cores. ``profile`` is a shipped profile name or a
     path to a JSON profile. ``preload`` names extra modules the servers import up front (each
     fork then costs more, each import of them nothing). ``heavy`` names packages too slow to
-    import in every child and too big to preload for all: a program whose source names one
-    is forked from a second template that has them imported (started on first use; default
-    NumPy: ``import numpy`` then costs nothing, a fork about 3 ms more).
+    import in every child and too big to preload for all, in groups (a name alone is a
+    group of one): a program whose source names a group's first package is forked from a
+    template of that group's, which has them imported (started on first use; the first group
+    named wins; default :data:`DEFAULT_HEAVY`, NumPy and pytest: ``import numpy`` then costs
+    nothing, a fork about 3 ms more).
     ``tmp_dir`` is where the workers' private temp dirs are made (default: the system's).
     ``pin``: each worker (its server, template and children) keeps to one core of those this
     process may use, while there is one per worker (:func:`worker_cpus`).
@@ -367,7 +383,7 @@ class SandboxPool:
         workers: int | None = None,
         profile: str | os.PathLike[str] | Profile = DEFAULT_PROFILE,
         preload: Iterable[str] = (),
-        heavy: Iterable[str] = ("numpy",),
+        heavy: Iterable[str | Iterable[str]] = DEFAULT_HEAVY,
         stack_mb: int = DEFAULT_STACK_MB,
         tmp_dir: str | os.PathLike[str] | None = None,
         pin: bool = True,
@@ -379,7 +395,7 @@ class SandboxPool:
         self.runtimes = runtime_files(runtimes)
         self.size = max(1, workers or os.cpu_count() or 1)
         self._preload, self._stack_mb = list(preload), stack_mb
-        self._heavy = list(heavy)
+        self._heavy = [[group] if isinstance(group, str) else list(group) for group in heavy]
         # compiles the seccomp filter, once
         self._server_profile = {**self.profile.to_dict(), "runtimes": self.runtimes}
         self.tmp_dir = None if tmp_dir is None else os.fspath(tmp_dir)

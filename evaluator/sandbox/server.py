@@ -232,11 +232,13 @@ class Server:
         self.template_pid: int = template_info["template_pid"]
         # A second template with the packages too slow to import in each child (NumPy),
         # forked by the first on the first job that imports one of them.
-        self.heavy = config.get("heavy") or []
-        names = "|".join(re.escape(name) for name in self.heavy)
-        self.heavy_pattern = re.compile(rf"\b(?:{names})\b") if self.heavy else None
-        self.heavy_link: _socket.socket | None = None
-        self.heavy_pid: int | None = None
+        # Templates with packages too slow to import in each child, one per group (pool.py:
+        # heavy), each forked by the first on the first job whose code names the group's
+        # first package: a job goes to the first group it names.
+        groups: list[list[str]] = config.get("heavy") or []
+        self.heavy_triggers = [_names(group[0].split(".")[0]) for group in groups]
+        self.heavy_links: dict[int, _socket.socket] = {}  # by group number, from 1
+        self.heavy_pids: dict[int, int] = {}
         # Nothing a program can mark is reused from one child to the next as it left it: the
         # run dir's own attributes are put back (and checked) whenever it is emptied, a job's
         # stdio memfds are made for it, made again for each test of a fresh child per test, and
@@ -287,15 +289,15 @@ class Server:
                 self.run_program(job, None)
             else:
                 self.run_job(job)
-        if self.heavy_link is not None:
-            self.heavy_link.close()
-            os.waitpid(self.heavy_pid, 0)
+        for number, link in self.heavy_links.items():
+            link.close()
+            os.waitpid(self.heavy_pids[number], 0)
         self.link.close()  # the template sees the end of its socket and exits: reap it here,
         os.waitpid(self.template_pid, 0)  # so its CPU time reaches the pool's rusage
         # main() then removes the worker's directory (_leave_nothing), however serve ends
 
     def run_job(self, job: dict[str, Any]) -> None:
-        job["heavy"] = bool(self.heavy_pattern and self.heavy_pattern.search(job["code"]))
+        job["heavy"] = self._heavy_group(job["code"])
         self._run_job(job)
 
     def run_program(self, job: dict[str, Any], binary: bytes | None) -> None:
@@ -759,7 +761,7 @@ class Server:
         return json.dumps({"files": files, "not_read": not_read})
 
     def _spawn(
-        self, brief: dict[str, Any], fds: list[int], extra=(), batch=False, heavy=False
+        self, brief: dict[str, Any], fds: list[int], extra=(), batch=False, heavy=0
     ) -> _Child:
         """A new child, forked by the template, running ``brief`` (see Template._child for
         its descriptor layout). ``extra``: a split test's call pipes."""
@@ -792,9 +794,10 @@ class Server:
             child.statuses = _EXEC_STATUSES
         return child
 
-    def _fork(self, fds: list[int], heavy: bool = False) -> int:
-        """Ask a template for a child holding ``fds``; its pid (it is this server's child)."""
-        link = self._heavy_link() if heavy else self.link
+    def _fork(self, fds: list[int], heavy: int = 0) -> int:
+        """Ask a template for a child holding ``fds`` (``heavy``: the number of the heavy
+        template's group, 0 for the first template); its pid (it is this server's child)."""
+        link = self._heavy_link(heavy) if heavy else self.link
         try:
             link.sendmsg([b"f"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", fds))])
             answer = link.recv(4)
@@ -816,17 +819,25 @@ class Server:
         frame = self.requests.read_frame()
         return frame is None or frame == STOP  # None: the pool is gone, stop as well
 
-    def _heavy_link(self) -> _socket.socket:
-        """The heavy template's socket, started on first use: the first template forks it,
-        so it never held a job either."""
-        if self.heavy_link is not None:
-            return self.heavy_link
+    def _heavy_group(self, code: str) -> int:
+        """The number (from 1) of the first heavy group whose first package ``code`` names;
+        0 for none."""
+        for number, trigger in enumerate(self.heavy_triggers, 1):
+            if trigger.search(code):
+                return number
+        return 0
+
+    def _heavy_link(self, number: int) -> _socket.socket:
+        """The socket of group ``number``'s heavy template, started on first use: the first
+        template forks it, so it never held a job either."""
+        if number in self.heavy_links:
+            return self.heavy_links[number]
         ours, theirs = _socket.socketpair(
             _socket.AF_UNIX, _socket.SOCK_SEQPACKET | _socket.SOCK_CLOEXEC
         )
         try:
             rights = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", [theirs.fileno()]))]
-            self.link.sendmsg([b"t"], rights)
+            self.link.sendmsg([b"t" + bytes([number])], rights)
             answer = self.link.recv(4)
         except OSError as exc:
             raise TemplateGone(f"the fork template is gone: {exc}") from exc
@@ -836,7 +847,7 @@ class Server:
         hello = ours.recv(1 << 16) if pid > 0 else b""
         if not hello:
             raise TemplateGone("the heavy fork template failed to start")
-        self.heavy_link, self.heavy_pid = ours, pid
+        self.heavy_links[number], self.heavy_pids[number] = ours, pid
         return ours
 
     def _await_report(
@@ -1022,7 +1033,7 @@ class Server:
                 pid, _ = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
                 pid = 0
-            if pid in (self.template_pid, self.heavy_pid):
+            if pid == self.template_pid or pid in self.heavy_pids.values():
                 raise TemplateGone("a fork template exited")
             if pid == 0:
                 break
@@ -1031,7 +1042,8 @@ class Server:
                 children = listing.read().split()
         except OSError:  # no CONFIG_PROC_CHILDREN: assume the worst
             return True
-        return any(int(pid) not in (self.template_pid, self.heavy_pid) for pid in children)
+        templates = {self.template_pid, *self.heavy_pids.values()}
+        return any(int(pid) not in templates for pid in children)
 
 
 _INBOX = 256 << 10
@@ -1153,6 +1165,11 @@ def _queued(child: _Child, partner: _Child | None) -> float:
         except (OSError, IndexError, ValueError):
             pass
     return total / 1e9
+
+
+def _names(name: str) -> re.Pattern[str]:
+    """``name`` as a word of a program's source (``import numpy``, ``numpy.array``)."""
+    return re.compile(rf"\b{re.escape(name)}\b")
 
 
 def _put_back(

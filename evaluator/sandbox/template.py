@@ -95,7 +95,7 @@ class Template:
         self.program_dir = os.path.join(self.tmp_root, PROGRAM_DIR)
         self.tmp_dir = os.path.join(self.tmp_root, TMP_DIR)
         self.profile: dict[str, Any] = config["profile"]
-        self.heavy: list[str] = list(config.get("heavy", []))
+        self.heavy: list[list[str]] = [list(group) for group in config.get("heavy", [])]
         self.info: dict[str, Any] = {"template_pid": os.getpid()}
         self.server_pid = os.getppid()  # every child's parent (CLONE_PARENT)
         _preload(PRELOAD + PRELOAD_IF_INSTALLED + list(config.get("preload", [])))
@@ -285,16 +285,17 @@ class Template:
     def serve(self, sock: _socket.socket) -> None:
         """Fork a child for each set of descriptors the server sends; answer with its pid (a
         negative errno when the fork failed). A ``t`` message with one socket asks for a
-        heavy template instead (:meth:`_become_heavy`). Returns when the server closes the
-        socket."""
+        heavy template instead, its group's number in the message's second byte
+        (:meth:`_become_heavy`). Returns when the server closes the socket."""
         space = _socket.CMSG_SPACE(MAX_FDS * 4)
         while True:
-            kind, ancillary, _, _ = sock.recvmsg(1, space, _socket.MSG_CMSG_CLOEXEC)
+            message, ancillary, _, _ = sock.recvmsg(2, space, _socket.MSG_CMSG_CLOEXEC)
             fds = _received_fds(ancillary)
             if not fds:  # the server closed its end (or sent nothing to run)
                 return
-            if kind == b"t":
-                sock.send(self._fork_heavy(sock, fds[0]).to_bytes(4, "big", signed=True))
+            if message[:1] == b"t":
+                pid = self._fork_heavy(sock, fds[0], self.heavy[message[1] - 1])
+                sock.send(pid.to_bytes(4, "big", signed=True))
                 continue
             # Moved above the child's fixed layout here, not in the child: each object a
             # child touches costs it a copy-on-write fault.
@@ -311,9 +312,9 @@ class Template:
                 os.close(fd)
             sock.send(pid.to_bytes(4, "big", signed=True))
 
-    def _fork_heavy(self, sock: _socket.socket, link: int) -> int:
-        """Fork the heavy template (a sibling: the server's child, as every child is) and
-        give it ``link``, its socket to the server; its pid."""
+    def _fork_heavy(self, sock: _socket.socket, link: int, packages: list[str]) -> int:
+        """Fork a heavy template with ``packages`` (a sibling: the server's child, as every
+        child is) and give it ``link``, its socket to the server; its pid."""
         try:
             pid = kernel.fork_sibling()
         except OSError as exc:
@@ -324,7 +325,7 @@ class Template:
             try:
                 sock.close()
                 kernel.set_parent_death_signal(_SIGKILL)
-                self._become_heavy(_socket.socket(fileno=link))
+                self._become_heavy(_socket.socket(fileno=link), packages)
                 code = 0
             except BaseException:  # noqa: BLE001 - say why on the pool's stderr
                 traceback.print_exc()
@@ -333,12 +334,12 @@ class Template:
         os.close(link)
         return pid
 
-    def _become_heavy(self, link: _socket.socket) -> None:
-        """The heavy template: this template plus the packages too slow to import in every
-        child (NumPy), for programs that import them. Forked from a template that never saw
-        a job, it never sees one either; its children are the server's children."""
+    def _become_heavy(self, link: _socket.socket, packages: list[str]) -> None:
+        """A heavy template: this template plus ``packages``, too slow to import in every
+        child (NumPy; pytest), for programs that import them. Forked from a template that
+        never saw a job, it never sees one either; its children are the server's children."""
         gc.unfreeze()
-        _preload(self.heavy)
+        _preload(packages)
         interpreter.hide_own_modules()
         interpreter.flush_c_streams()
         gc.collect()
