@@ -6,7 +6,7 @@
 # Works as root without sudo (Docker images), and as a user with sudo. Debian's packages are
 # installed only when missing: Chromium and its driver (the report pages' browser tests), g++
 # (C++ programs), a JDK (Java programs), Node.js with npm (JavaScript and TypeScript), Go,
-# Perl, Ruby, PHP's CLI and Lua.
+# Perl, Ruby, PHP's CLI, Lua and gdc (D).
 set -euo pipefail
 cd "$(dirname "$0")"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -34,6 +34,7 @@ command -v perl >/dev/null || missing+=(perl)
 command -v ruby >/dev/null || missing+=(ruby)
 command -v php >/dev/null || missing+=(php-cli)
 command -v lua >/dev/null || missing+=(lua5.4)
+command -v gdc >/dev/null || missing+=(gdc)
 # Test files' libraries, from Debian's sources: testify for Go tests (go_test, HumanEval-X's
 # Go), the rand, regex and md5 crates for Rust tests (rust_test, HumanEval-X's Rust)
 [ -d /usr/share/gocode/src/github.com/stretchr/testify ] ||
@@ -50,7 +51,8 @@ compgen -G "/usr/share/rubygems-integration/all/gems/test-unit-*" >/dev/null || 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup.sh: installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+        "${missing[@]}"
 fi
 # TypeScript programs: tsc and node's types, from the npm registry, beside npm's own packages
 if ! command -v tsc >/dev/null || [ ! -d "$(npm root -g)/@types/node" ]; then

@@ -12,13 +12,14 @@ judge ``exit``; their tests end a wrong program with a failure status): ``g++ -s
 (C++), ``go test`` (``go_test``), ``node`` (JavaScript), ``lua`` (luaunit), ``php``, ``perl``
 (Test::Deep; also failing when ``ERROR`` is printed: the judge ``no_error``), ``python3``,
 ``ruby`` (test/unit), ``rustc`` with its default edition, 2015 (``rust``, no ``-O``), ``tsc
---target esnext`` (a type error fails) then ``node``, and Java compiled and run with
-assertions on and javatuples on the class path (``java_assert``). A sample is the completion
+--target esnext`` (a type error fails) then ``node``, Java compiled and run with
+assertions on and javatuples on the class path (``java_assert``), and D's ``rdmd -unittest``
+as gdc builds it (``d_unittest``: ``gdc -funittest``, Debian has no DMD). A sample is the completion
 (``completion``, or ``completions`` in their generation files), the continuation of the
 prompt; it is not cut at the stop tokens (their generation cuts; their evaluation joins the
 text as it is).
 
-A problem in a language not graded here (C#, D, Elixir, Haskell, Julia, OCaml, R, Racket,
+A problem in a language not graded here (C#, Elixir, Haskell, Julia, OCaml, R, Racket,
 Scala, Bash, Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
 MultiPL-E's licence forbids using its prompts as training data: tests and benchmarks only."""
 
@@ -39,6 +40,7 @@ __all__ = ["FORMAT", "LANGUAGES"]
 # Their "language" field: our language, and the build flags their evaluator uses.
 LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
     "cpp": ("cpp", ["-std=c++17"]),
+    "d": ("d_unittest", None),
     "go_test.go": ("go_test", None),
     "java": ("java_assert", None),
     "js": ("javascript", None),
@@ -52,7 +54,7 @@ LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
 }
 # Languages MultiPL-E has and no module here runs: the name their programs are graded as
 # (UNSUPPORTED, naming it).
-NOT_GRADED = {"cs": "csharp", "d": "d", "elixir": "elixir", "hs": "haskell", "jl": "julia",
+NOT_GRADED = {"cs": "csharp", "elixir": "elixir", "hs": "haskell", "jl": "julia",
               "ml": "ocaml", "r": "r", "rkt": "racket", "scala": "scala", "sh": "bash",
               "swift": "swift"}  # fmt: skip
 JUDGES = {"perl": "no_error"}  # eval_pl.py: "ERROR" in stdout or stderr fails

@@ -65,15 +65,16 @@ __all__ = [
 # SandboxFusion's languages (its ``Language`` literal): a request naming another is refused.
 LANGUAGES = frozenset(get_args(FusionLanguage))
 # What this server runs: Python, and each SandboxFusion tag one of our compiled languages
-# answers to by its name or a tag (``nodejs`` is JavaScript).
+# answers to by its name or a tag, in any case as every lookup of a language is (``nodejs``
+# is JavaScript, ``D_ut`` D's unit tests).
 SUPPORTED = frozenset(
     {"python"}
     | {
         tag
         for lang in languages().values()
         if lang.compiled
-        for tag in (lang.name, *lang.fence_tags)
-        if tag in LANGUAGES
+        for tag in LANGUAGES
+        if tag.lower() in (lang.name, *lang.fence_tags)
     }
 )
 

@@ -1,9 +1,9 @@
 """MultiPL-E read as it ships (``tests/data/multipl_e``: HumanEval's first problems in every
 language graded here, and one in Bash) and graded as its ``eval_<lang>.py`` runs each
-language: a right completion of ``has_close_elements`` passes in all eleven, a wrong one
-("always false") fails (Java's asserts count: ``java -ea``), Rust builds with its default
-edition (2015), Perl's ``ERROR`` rule holds, and a language not graded here is
-``UNSUPPORTED``, per sample."""
+language: a right completion of ``has_close_elements`` passes in all twelve, a wrong one
+("always false") fails (Java's asserts count: ``java -ea``; D's ``unittest`` blocks,
+``gdc -funittest``), Rust builds with its default edition (2015), Perl's ``ERROR`` rule
+holds, and a language not graded here is ``UNSUPPORTED``, per sample."""
 
 from __future__ import annotations
 
@@ -19,13 +19,18 @@ from evaluator.problem import Verdict
 
 # A right completion of HumanEval_0 (has_close_elements) per file, and a wrong one: each
 # continues its prompt up to where the file's tests start (C++, Java and Rust tests close
-# the function themselves).
+# the function themselves; D's prompt stops before the function's body).
 RIGHT = {
     "cpp": (
         "    for (size_t i = 0; i < numbers.size(); i++)\n"
         "        for (size_t j = i + 1; j < numbers.size(); j++)\n"
         "            if (std::abs(numbers[i] - numbers[j]) < threshold) return true;\n"
         "    return false;\n"
+    ),
+    "d": (
+        "{\n    foreach (i; 0 .. numbers.length)\n        foreach (j; i + 1 .. numbers.length)\n"
+        "            if (abs(numbers[i] - numbers[j]) < threshold) return true;\n"
+        "    return false;\n}\n\n"
     ),
     "go": (
         "    for i := range numbers {\n        for j := i + 1; j < len(numbers); j++ {\n"
@@ -75,6 +80,7 @@ RIGHT = {
 RIGHT["ts"] = RIGHT["js"]
 WRONG = {
     "cpp": "    return false;\n",
+    "d": "{\n    return false;\n}\n\n",
     "go": "    return false\n}\n\n",
     "java": "        return false;\n",
     "js": "  return false;\n}\n\n",
@@ -86,9 +92,9 @@ WRONG = {
     "rb": "  false\nend\n\n",
     "rs": "    false\n",
 }
-LANGUAGES = {"cpp": "cpp", "go": "go_test", "java": "java_assert", "js": "javascript",
-             "lua": "lua", "php": "php", "pl": "perl", "py": "python", "rb": "ruby",
-             "rs": "rust", "ts": "typescript"}  # fmt: skip
+LANGUAGES = {"cpp": "cpp", "d": "d_unittest", "go": "go_test", "java": "java_assert",
+             "js": "javascript", "lua": "lua", "php": "php", "pl": "perl", "py": "python",
+             "rb": "ruby", "rs": "rust", "ts": "typescript"}  # fmt: skip
 
 
 def _problem(data_dir, tag: str):

@@ -22,8 +22,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 
 def test_the_languages_are_the_modules_that_define_one():
-    names = ["c", "cpp", "go", "go_test", "java", "java_assert", "javascript", "lua", "perl",
-             "php", "python", "ruby", "rust", "rust_test", "typescript"]  # fmt: skip
+    names = ["c", "cpp", "d", "d_unittest", "go", "go_test", "java", "java_assert", "javascript",
+             "lua", "perl", "php", "python", "ruby", "rust", "rust_test", "typescript"]  # fmt: skip
     assert list(languages()) == names
     assert DEFAULT_LANGUAGE == "python" and get_language(None).name == "python"
 
@@ -56,8 +56,8 @@ def test_get_language_by_name_or_tag(text, name):
 
 
 def test_unknown_languages_say_which_are_known():
-    known = (r"\(known: c, cpp, go, go_test, java, java_assert, javascript, lua, perl, php, "
-             r"python, ruby, rust, rust_test, typescript\)")  # fmt: skip
+    known = (r"\(known: c, cpp, d, d_unittest, go, go_test, java, java_assert, javascript, lua, "
+             r"perl, php, python, ruby, rust, rust_test, typescript\)")  # fmt: skip
     with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):
         get_language("cobol")
     with pytest.raises(ValueError):
@@ -74,6 +74,7 @@ def test_lookups_by_extension_and_fence():
     assert language_for_extension("main.rb").name == "ruby"
     assert language_for_extension("index.php").name == "php"
     assert language_for_extension("main.lua").name == "lua"
+    assert language_for_extension("main.d").name == "d"
     assert language_for_extension("main.kt") is None
     assert language_for_extension("Makefile") is None
     assert language_for_fence("c++").name == "cpp"
@@ -81,6 +82,7 @@ def test_lookups_by_extension_and_fence():
     assert language_for_fence("python3").name == "python"
     assert language_for_fence("nodejs").name == "javascript"
     assert language_for_fence("rb").name == "ruby" and language_for_fence("PHP").name == "php"
+    assert language_for_fence("D_ut").name == "d_unittest"
     assert language_for_fence("") is None and language_for_fence("kotlin") is None
 
 

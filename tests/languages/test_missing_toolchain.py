@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from evaluator.languages import base
+from evaluator.languages.d import D
 from evaluator.languages.go import Go
 from evaluator.languages.javascript import JavaScript
 from evaluator.languages.php import PHP
@@ -22,8 +23,9 @@ SUM = Problem("sum", Harness.STDIN, [TestCase("1 2\n", "3\n")])
         (Go(), "apt-get install golang-go"),
         (JavaScript(), "node is not installed"),
         (PHP(), "php is not installed: PHP needs it (Debian: apt-get install php-cli)"),
+        (D(), "gdc is not installed: D (gdc) needs it (Debian: apt-get install gdc)"),
     ],
-    ids=["compiler", "runtime", "runtime_package"],
+    ids=["compiler", "runtime", "runtime_package", "compiler_package"],
 )
 def test_a_missing_toolchain_is_unsupported_naming_it(
     monkeypatch, tmp_path, pool, language, install

@@ -105,7 +105,9 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     answer = requests.post(f"{server.url}/run_code", json=body, timeout=60).json()
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
-    served = "(cpp, go, go_test, java, lua, nodejs, perl, php, python, ruby, rust, typescript)"
+    served = (
+        "(D_ut, cpp, go, go_test, java, lua, nodejs, perl, php, python, ruby, rust, typescript)"
+    )
     assert served in answer["message"]
 
 
@@ -148,19 +150,36 @@ def test_other_languages_are_served(server, language, code, compiled):
 
 
 GO_TEST = 'package main\nimport "testing"\nfunc TestSum(t *testing.T) { if 2 OP 3 != 5 { t.Fatal("no") } }'
+D_UT = """import std.stdio;
+int sum(int a, int b) { return a + b; }
+unittest { assert(sum(2, 3) OP 5); }
+void main() { writeln("main"); }
+"""
 
 
-def test_go_test_runs_a_test_file_as_go_test_does(server):
-    """SandboxFusion's ``go_test``: a ``_test.go`` file, built as ``go test`` builds it,
-    its test binary run: a passing test exits 0 saying ``PASS``, a failed one 1."""
-    for op, status, code in (("+", RunStatus.Success, 0), ("-", RunStatus.Failed, 1)):
-        request = RunCodeRequest(code=GO_TEST.replace("OP", op), language="go_test",
+@pytest.mark.parametrize(
+    ("language", "code", "right", "wrong"),
+    [
+        ("go_test", GO_TEST, ("+", "PASS"), ("-", "FAIL")),
+        ("D_ut", D_UT, ("==", "modules passed unittests"), ("!=", "unittest failure")),
+    ],
+)
+def test_test_programs_run_as_their_runners_do(server, language, code, right, wrong):
+    """SandboxFusion's ``go_test``: a ``_test.go`` file, built as ``go test`` builds it, its
+    test binary run; ``D_ut``: a D program built with its unit tests on as ``dmd -unittest``
+    builds it (gdc ``-funittest``), then run. A passing test exits 0 saying so, a failed one
+    1, naming the failure."""
+    for (op, said), status, exit_code in (
+        (right, RunStatus.Success, 0),
+        (wrong, RunStatus.Failed, 1),
+    ):
+        request = RunCodeRequest(code=code.replace("OP", op), language=language,
                                  run_timeout=10, compile_timeout=60)  # fmt: skip
         response = run_code(request, endpoint=server.url, max_attempts=1, client_timeout=180)
         assert response.status == status, response
         assert response.compile_result.return_code == 0
-        assert response.run_result.return_code == code
-        assert ("PASS" if code == 0 else "FAIL") in response.run_result.stdout
+        assert response.run_result.return_code == exit_code
+        assert said in response.run_result.stdout + response.run_result.stderr
 
 
 def _run_cpp(server, code: str, stdin: str = "", timeout: float = 5):
