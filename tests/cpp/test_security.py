@@ -203,6 +203,16 @@ int main() {
     assert set(out.values()) == {"-1 Operation not permitted"}, out
 
 
+_VICTIM_PROBES = ("read_victim", "write_victim", "unlink_victim")
+
+
+def _refusal_of(path) -> str:
+    """What a child's open of the host's ``path`` gets: a path in the host's /tmp is not in
+    the child's own /tmp (a root grader's), one elsewhere is refused."""
+    in_tmp = os.path.realpath(path).startswith(os.path.realpath("/tmp") + os.sep)
+    return "-1 No such file or directory" if in_tmp else "-1 Permission denied"
+
+
 def test_files_of_others_are_out_of_reach(run_cpp, tmp_path):
     """Writes land only in the run directory; the grader's files (the problems and their
     expected outputs), the worker's directory and the caller's files cannot be read."""
@@ -228,11 +238,10 @@ int main() {{
     assert out.pop("write_here").endswith(" ok")
     # the child's own /tmp (a root grader's): written there, never in the host's
     assert out.pop("write_tmp").endswith(" ok")
-    # the caller's files in the host's /tmp are not in the child's: not found there
-    in_tmp = os.path.realpath(tmp_path).startswith(os.path.realpath("/tmp") + os.sep)
-    hidden = "-1 No such file or directory" if in_tmp else "-1 Permission denied"
-    for name in ("read_victim", "write_victim", "unlink_victim"):
-        assert out.pop(name) == hidden, name
+    # the caller's files in the host's /tmp (a checkout there too) are not in the child's
+    # own /tmp: not found there; elsewhere refused
+    for name, path in (("read_problems", problems), *((n, victim) for n in _VICTIM_PROBES)):
+        assert out.pop(name) == _refusal_of(path), name
     assert set(out.values()) == {"-1 Permission denied"}, out
     assert victim.read_text() == "keep me"
     assert not os.path.exists("/tmp/mc-escaped.txt")
