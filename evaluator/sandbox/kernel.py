@@ -344,7 +344,7 @@ def mount_private_tmp(private: str, keep: list[str]) -> list[str]:
     mount)."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     tmp = os.path.realpath("/tmp")
-    under = sorted({path for path in keep if path.startswith(tmp + "/")})
+    under = sorted({path for path in keep if in_host_tmp(path)})
     outermost = [p for p in under if not any(p.startswith(q + "/") for q in under)]
     for path in outermost:
         parts = path[len(tmp) + 1 :].split("/")
@@ -358,6 +358,12 @@ def mount_private_tmp(private: str, keep: list[str]) -> list[str]:
         mount(path, target, None, MS_BIND)
     mount(private, tmp, None, MS_BIND | MS_REC)
     return sorted({path[len(tmp) + 1 :].split("/")[0] for path in outermost})
+
+
+def in_host_tmp(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` lies in the host's ``/tmp``, which a child with a private ``/tmp``
+    (:func:`mount_private_tmp`) reaches only where the sandbox kept it."""
+    return os.path.realpath(path).startswith(os.path.realpath("/tmp") + "/")
 
 
 def _make_root_dir(path: str) -> None:

@@ -230,8 +230,6 @@ class Server:
         self.info: dict[str, Any] = {"pid": os.getpid(), "profile": config["profile"].get("name")}
         self.info.update(template_info)
         self.template_pid: int = template_info["template_pid"]
-        # A second template with the packages too slow to import in each child (NumPy),
-        # forked by the first on the first job that imports one of them.
         # Templates with packages too slow to import in each child, one per group (pool.py:
         # heavy), each forked by the first on the first job whose code names the group's
         # first package: a job goes to the first group it names.

@@ -168,8 +168,7 @@ class Template:
                 os.chown(directory, 0, ids[1])
                 os.chmod(directory, 0o1770)
             # (the private /tmp has opened the way to what lies in the host's /tmp)
-            tmp = os.path.realpath("/tmp") + "/"
-            closed = [p for p in needed if not (info["private_tmp"] and p.startswith(tmp))]
+            closed = [p for p in needed if not (info["private_tmp"] and kernel.in_host_tmp(p))]
             if any(kernel.closed_to_others(path) for path in closed):
                 # a directory on the way that the children's user may not search
                 if not (info["mount_namespace"] or kernel.unshare(kernel.CLONE_NEWNS)):

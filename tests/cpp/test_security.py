@@ -13,7 +13,7 @@ import pytest
 
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
-from evaluator.sandbox import LimitHit, Limits
+from evaluator.sandbox import LimitHit, Limits, kernel
 from evaluator.sandbox.reference import child_environment
 
 HEADER = """
@@ -209,8 +209,7 @@ _VICTIM_PROBES = ("read_victim", "write_victim", "unlink_victim")
 def _refusal_of(path) -> str:
     """What a child's open of the host's ``path`` gets: a path in the host's /tmp is not in
     the child's own /tmp (a root grader's), one elsewhere is refused."""
-    in_tmp = os.path.realpath(path).startswith(os.path.realpath("/tmp") + os.sep)
-    return "-1 No such file or directory" if in_tmp else "-1 Permission denied"
+    return "-1 No such file or directory" if kernel.in_host_tmp(path) else "-1 Permission denied"
 
 
 def test_files_of_others_are_out_of_reach(run_cpp, tmp_path):
