@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import zlib
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +15,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # Third-party data: the small subsets vendored in tests/data (tests/data/build_subsets.py), never
 # the full copy in ../shared/data that benchmarks/ read, so that a bare clone passes its tests.
 os.environ["MICROCODER_TEST_DATA"] = str(Path(__file__).resolve().parent / "data")
+
+# The shared reward's pool daemons (evaluator.sandbox.shared_pool) of this session: their own
+# directory, removed at the end, which ends them.
+_POOL_DIR = tempfile.mkdtemp(prefix="mcpool-", dir="/tmp")
+os.environ["MICROCODER_POOL_DIR"] = _POOL_DIR
 
 from evaluator.sandbox import SandboxPool  # noqa: E402
 from tests.extras import SkippedModule, forbid_skips, missing_extra  # noqa: E402
@@ -31,6 +38,7 @@ def pytest_pycollect_makemodule(module_path, parent):
 
 def pytest_sessionfinish(session, exitstatus):
     forbid_skips(session)
+    shutil.rmtree(_POOL_DIR, ignore_errors=True)
 
 
 @contextmanager

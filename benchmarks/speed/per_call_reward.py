@@ -16,7 +16,11 @@ Strategies:
 ``prime_code``  verl's ``default_compute_score`` with ``data_source="codecontests"``: its
     ``prime_code`` (APPS' ``testing_util``, a ``multiprocessing.Process`` per check; a failing
     answer is checked again test by test). Its score is the share of tests passed.
-``ours``  :func:`evaluator.reward.verl_compute_score` (binary), the same executor.
+``ours``  :func:`evaluator.reward.verl_compute_score` (binary), the same executor, grading in
+    the user's pool daemon (the default: ``evaluator.sandbox.shared_pool``), which every worker
+    of every batch shares.
+``ours-own``  the same with ``MICROCODER_SHARED_POOL=0``: each worker starts fork servers of
+    its own (the shared reward before the daemon).
 ``ours-batch``  :func:`evaluator.reward.verl_compute_score_batch` in this process, warm (what
     verl's ``BatchRewardManager`` gets): the floor the per-call path can approach.
 
@@ -25,7 +29,8 @@ Every score of ours is checked against what the completion is; a mismatch voids 
 it drops ``fn_name``, so a call-based answer that fails one test scores 0, not its share.
 ``--repeat K`` rounds, the order rotated, medians; ratios are prime_code's time over ours
 (> 1: ours faster). The first batch of the first round also pays whatever a strategy starts
-once per machine (a shared pool), as a training run's first step does.
+once per machine (a shared pool), as a training run's first step does. CPU is the whole
+machine's (the daemon is no process's child), less the background measured before the run.
 
 Usage: ``python benchmarks/speed/per_call_reward.py [--samples 8,64,512] [--batches 2]
 [--processes 64] [--repeat 3] [--json PATH]``.
@@ -35,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -47,10 +53,15 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from rl_reward import TESTS, ground_truth, make_completions, make_tests  # noqa: E402
-from sandbox_overhead import cpu_between, snapshot_end, snapshot_start  # noqa: E402
+from sandbox_overhead import (  # noqa: E402
+    background_load,
+    cpu_between,
+    snapshot_end,
+    snapshot_start,
+)
 from vs_lcb import stray_output  # noqa: E402
 
-STRATEGIES = ["prime_code", "ours", "ours-batch"]
+STRATEGIES = ["prime_code", "ours", "ours-own", "ours-batch"]
 
 
 def run_batches(name: str, batches, truths, processes: int) -> list[float]:
@@ -58,8 +69,12 @@ def run_batches(name: str, batches, truths, processes: int) -> list[float]:
     from verl.utils.reward_score import default_compute_score
     from verl.workers.reward_manager.prime import run_reward_scoring
 
-    from evaluator.reward import verl_compute_score, verl_compute_score_batch
+    from evaluator.reward import shared_reward, verl_compute_score, verl_compute_score_batch
+    from evaluator.reward.shared import SHARED_POOL_ENV
 
+    os.environ[SHARED_POOL_ENV] = "0" if name == "ours-own" else "1"  # the workers inherit it
+    if name != "ours-batch":  # the workers fork from here: none inherits a reward made before
+        shared_reward().close()
     scores: list[float] = []
     for batch in batches:
         texts = [c.text for c in batch]
@@ -79,7 +94,7 @@ def expected(name: str, completion) -> float:
     return 1.0 if completion.passes == TESTS else 0.0
 
 
-def measure(name: str, batches, truths, processes: int) -> dict[str, Any]:
+def measure(name: str, batches, truths, processes: int, background: float) -> dict[str, Any]:
     with stray_output():  # verl's "[Shutdown] ..." lines, the wrong programs' tracebacks
         start = snapshot_start()
         got = run_batches(name, batches, truths, processes)
@@ -92,7 +107,7 @@ def measure(name: str, batches, truths, processes: int) -> dict[str, Any]:
     ]
     return {
         "wall_s": end.wall - start.wall,
-        "cpu_s": cpu_between(start, end)["total"],
+        "cpu_s": cpu_between(start, end)["machine"] - background * (end.wall - start.wall),
         "wrong": wrong,
     }
 
@@ -110,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     strategies = args.strategies.split(",")
     tests = make_tests(random.Random(args.seed))
     truths = {name: ground_truth(tests, name) for name in ("sum", "evens")}
+    background = background_load(2.0)
+    print(f"background load: {background:.2f} cores")
     table: dict[int, dict[str, list[dict[str, Any]]]] = {}
     for count in (int(s) for s in args.samples.split(",")):
         completions = make_completions((count + 1) // 2, tests, args.seed)[:count]
@@ -118,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         rows: dict[str, list[dict[str, Any]]] = {name: [] for name in strategies}
         for r in range(args.repeat):
             for name in strategies[r % len(strategies) :] + strategies[: r % len(strategies)]:
-                rows[name].append(measure(name, batches, truths, args.processes))
+                rows[name].append(measure(name, batches, truths, args.processes, background))
         table[count] = rows
         report_one(count, len(batches), rows)
     if args.json:

@@ -86,11 +86,13 @@ class CodeReward:
     ``mode``: ``"binary"`` or ``"fraction"``; ``no_code_penalty``: the reward of an answer
     without code; ``options``: grading defaults (RL defaults when None); ``workers``: fork
     servers of the pool this reward makes (default: CPU cores), of which ``started`` start
-    with it (default all; the rest as calls overlap); ``pool``: a pool to share
-    instead; ``log_metric``: called as ``log_metric(name, value)`` after each
-    call (TRL's ``log_metric`` keyword, when TRL passes one, is used as well);
-    ``time_limit``/``memory_limit``: defaults (CPU seconds per test, MB) for problems that set
-    none, overriding those of ``options``;
+    with it (default all; the rest as calls overlap); ``shared_pool``: that pool's jobs run in
+    the user's pool daemon, whose fork servers every process shares and which outlives this
+    one (:class:`~evaluator.sandbox.shared_pool.SharedSandboxPool`: nothing to start in a
+    short-lived process); ``pool``: a pool to share instead; ``log_metric``: called as
+    ``log_metric(name, value)`` after each call (TRL's ``log_metric`` keyword, when TRL passes
+    one, is used as well); ``time_limit``/``memory_limit``: defaults (CPU seconds per test, MB)
+    for problems that set none, overriding those of ``options``;
     ``metric_prefix``: the metrics' name prefix; ``cache_size``: decoded problems kept;
     ``language``: what completions are written in when their ``language`` column does not say
     (None: each answer's code fence, else Python; :func:`~evaluator.languages.program_language`).
@@ -128,6 +130,7 @@ class CodeReward:
         problems: ProblemCache | None = None,
         grader: Grader | None = None,
         started: int | None = None,
+        shared_pool: bool = False,
     ) -> None:
         if on_bad_problem not in BAD_PROBLEM_ACTIONS:
             raise ValueError(
@@ -155,6 +158,7 @@ class CodeReward:
         self.options = options
         self.workers = workers
         self.started = started
+        self.shared_pool = shared_pool
         self.log_metric = log_metric
         self.metric_prefix = metric_prefix
         self.cache_size = max(1, cache_size)
@@ -211,7 +215,12 @@ class CodeReward:
                 elif self._pool is not None:
                     self._grader = Grader(self.options, pool=self._pool)
                 else:
-                    self._grader = Grader(self.options, workers=self.workers, started=self.started)
+                    self._grader = Grader(
+                        self.options,
+                        workers=self.workers,
+                        started=self.started,
+                        shared_pool=self.shared_pool,
+                    )
                 if self._pool is None:  # what this reward started, it stops
                     self._close_at_exit()
             return self._grader

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import threading
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass, field
@@ -72,6 +73,7 @@ from evaluator.sandbox import (
     SandboxPool,
 )
 from evaluator.sandbox.pool import WorkerDied
+from evaluator.sandbox.shared_pool import PoolDirectoryError, SharedSandboxPool
 
 _MESSAGE_CAP = 300
 _EXCERPT_CAP = 200  # characters of a failing test's stdout and stderr kept in its result
@@ -344,6 +346,17 @@ _BUILDERS = {
 }
 
 
+def _own_pool(workers: int | None, profile: str, started: int | None, shared: bool) -> SandboxPool:
+    """A grader's own pool: in the user's pool daemon when ``shared`` and its directory can be
+    used (else, with a warning naming why, servers of this process's own)."""
+    if shared:
+        try:
+            return SharedSandboxPool(workers, profile, start=started, runtimes=runtimes())
+        except PoolDirectoryError as exc:
+            warnings.warn(f"{exc}: grading in fork servers of this process's own", stacklevel=3)
+    return SandboxPool(workers, profile, start=started, runtimes=runtimes())
+
+
 class Grader:
     """Grades programs over a :class:`SandboxPool` (its own, or one you pass in), building
     compiled languages' programs with a :class:`~evaluator.languages.builds.Builder` (its own,
@@ -367,16 +380,16 @@ class Grader:
         precompiled_headers: bool = True,
         builder: Builder | None = None,
         started: int | None = None,
+        shared_pool: bool = False,
     ) -> None:
         """``started``: of its own pool's ``workers``, the servers started now (default all;
-        the others start when jobs overlap: :class:`SandboxPool`'s ``start``)."""
+        the others start when jobs overlap: :class:`SandboxPool`'s ``start``).
+        ``shared_pool``: its own pool runs its jobs in the user's pool daemon, whose fork
+        servers every process shares (:class:`~evaluator.sandbox.shared_pool.SharedSandboxPool`;
+        ``workers`` and ``started`` then count this grader's jobs in it at once)."""
         self.options = options or GradeOptions()
         self._own_pool = pool is None
-        self.pool = (
-            pool
-            if pool is not None
-            else SandboxPool(workers, profile, start=started, runtimes=runtimes())
-        )
+        self.pool = pool or _own_pool(workers, profile, started, shared_pool)
         # Python checkers run here; a separate pool keeps expected outputs out of the fork
         # servers that run candidates (default: the same pool, see evaluator.judges.checker).
         # Python checkers see expected outputs: never in the servers that fork candidates.

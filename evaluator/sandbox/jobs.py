@@ -246,6 +246,52 @@ class Job:
             "environment": self.environment,
         }
 
+    @classmethod
+    def from_wire(cls, wire: dict[str, Any], executable: bytes | None = None) -> Job:
+        """The job :meth:`to_wire` wrote (and its ``executable`` frame): what a pool that
+        lends its servers to other processes reads (:mod:`evaluator.sandbox.shared_pool`).
+        ``to_wire`` of the result is ``wire`` again (but ``early_exit``, the channel's own).
+        Raises ValueError (KeyError, TypeError) for a dict that is not a job's."""
+        limits = Limits(**wire["limits"])
+        files = {p: base64.b64decode(d, validate=True) for p, d in wire.get("files", {}).items()}
+        common: dict[str, Any] = {
+            "inputs": list(wire["inputs"]),
+            "limits": limits,
+            "input_file": wire.get("input_file"),
+            "output_file": wire.get("output_file"),
+            "files": files,
+            "fetch_files": list(wire.get("fetch_files", [])),
+            "fetch_bytes": int(wire.get("fetch_bytes", 8 << 20)),
+        }
+        if wire.get("executable") or wire.get("runtime") is not None:
+            staged = wire.get("program_files", {})
+            return cls(
+                code="",
+                mode=Mode.STDIN,
+                isolation=Isolation.TEST,
+                executable=executable if wire.get("executable") else None,
+                runtime=wire.get("runtime"),
+                program_files={p: base64.b64decode(d, validate=True) for p, d in staged.items()},
+                argv=list(wire["argv"]),
+                memory_marks=list(wire.get("memory_marks", [])),
+                **common,
+            )
+        names = wire.get("names") or {}
+        return cls(
+            code=wire["code"],
+            mode=Mode(wire["mode"]),
+            func_name=wire.get("func_name"),
+            entry_class=wire.get("entry_class"),
+            check_name=wire.get("check_name"),
+            output_arg=wire.get("output_arg"),
+            isolation=Isolation(wire["isolation"]),
+            names=Names(tuple(names.get("star", ())), tuple(names.get("modules", ()))),
+            environment=dict(wire.get("environment") or {}),
+            tests_code=wire.get("tests_code"),
+            support_code=wire.get("support_code", ""),
+            **common,
+        )
+
 
 def check_paths(files: dict[str, bytes], fetch: list[str], input_file: str | None = None) -> None:
     """Raise ``ValueError`` naming a path of ``files`` or ``fetch`` that is not a relative

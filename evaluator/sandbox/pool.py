@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import CancelledError, Future
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evaluator.sandbox import reports
 from evaluator.sandbox.files import CLEAR_ENTRIES, CLEAR_SECONDS, remove_tree
@@ -36,6 +36,9 @@ from evaluator.sandbox.jobs import DEFAULT_STACK_MB, Job, JobResult, LimitHit, R
 from evaluator.sandbox.profile import DEFAULT_PROFILE, Profile, load_profile
 from evaluator.sandbox.reference import SERVER_ENV, plain_run
 from evaluator.sandbox.wire import STOP, FrameReader, write_frames
+
+if TYPE_CHECKING:
+    from typing import Self
 
 OnResult = Callable[[int, RunResult], bool]
 """Called after each test with its index and result; return False to skip the rest."""
@@ -77,7 +80,14 @@ _BOOT = (
 )
 
 
+SERVER_PATH: str | None = None
+"""The import path the fork servers start with, when it is not this process's own (set by a
+pool's lender, :mod:`evaluator.sandbox.shared_pool`, to its caller's)."""
+
+
 def _server_path() -> str:
+    if SERVER_PATH is not None:
+        return SERVER_PATH
     import site
 
     # the folder holding the ``evaluator`` package: three levels above this file
@@ -103,7 +113,7 @@ class JobFuture(Future[JobResult]):
     def __init__(self) -> None:
         super().__init__()
         self.stop_wanted = False
-        self._worker: _Worker | None = None  # the worker running it, while one does
+        self._worker: JobChannel | None = None  # the worker running it, while one does
 
     def stop(self) -> bool:
         """Cancel the job if it has not started; else kill its program in flight and skip
@@ -114,7 +124,7 @@ class JobFuture(Future[JobResult]):
         if self.done():
             return False
         # The flag first: a worker about to write this job sends the stop itself (see
-        # _Worker.run), one already running it is told here; never a stop for another job.
+        # JobChannel.run), one already running it is told here; never a stop for another job.
         self.stop_wanted = True
         worker = self._worker
         if worker is not None:
@@ -142,64 +152,41 @@ def runtime_files(runtimes: Iterable[str] | Mapping[str, Iterable[str]]) -> dict
     return found
 
 
-class _Worker:
-    """One fork server process and the pipes to it. Used by a single pool thread."""
+class JobChannel:
+    """The fork server's job protocol over one pair of file descriptors (a server's pipes, or
+    a socket to a pool that lends its servers: :mod:`evaluator.sandbox.shared_pool`): the
+    hello, then jobs' frames out and each test's report back, and a stop mid-job. Used by a
+    single pool thread (and :meth:`stop` from any)."""
 
-    def __init__(
-        self,
-        profile: dict[str, Any],
-        preload: list[str],
-        stack_mb: int,
-        tmp_dir: str | None,
-        heavy: list[list[str]],
-        cpu: int | None = None,
-    ) -> None:
-        self.tmp_root = tempfile.mkdtemp(prefix="mcsbx-", dir=tmp_dir)
-        os.chmod(self.tmp_root, 0o700)
-        env = dict(SERVER_ENV)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _BOOT, _server_path(), "--stack-mb", str(stack_mb)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-            cwd=self.tmp_root,
-            close_fds=True,
-            start_new_session=True,  # a Ctrl-C in the caller's terminal must not kill servers
-        )
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        if cpu is not None:  # before the configuration: the template (and so every child) is
-            _pin(self.proc.pid, cpu)  # forked after it, and inherits the server's CPU
-        self.to_server, self.from_server = self.proc.stdin.fileno(), self.proc.stdout.fileno()
-        self.frames = FrameReader(self.from_server)
+    def __init__(self, to_server: int, from_server: int) -> None:
+        self.to_server, self.from_server = to_server, from_server
+        self.frames = FrameReader(from_server)
         # Writes to the server come from the pool thread (jobs, early exit) and from
         # JobFuture.stop (any thread): one at a time, and a stop only for the job in flight.
         self._writing = threading.Lock()
         self._owner: JobFuture | None = None
         self._stop_sent = False
-        config = {
-            "tmp_root": self.tmp_root,
-            "profile": profile,
-            "preload": preload,
-            "heavy": heavy,
-            "reference": plain_run(sys.executable),
-            **CLEAR_LIMITS,
-        }
-        try:
-            write_frames(self.to_server, json.dumps(config).encode())
-        except OSError:
-            pass  # reported by wait_ready()
         self.info: dict[str, Any] = {}
 
-    def wait_ready(self) -> _Worker:
+    @property
+    def exit_code(self) -> int | None:
+        """How the server ended, once it has (None: running, or not a process of ours)."""
+        return None
+
+    def wait_ready(self) -> Self:
         """Wait for the server's hello (servers start in parallel: spawn all, then wait)."""
         try:
             ready = self.frames.read_frame()
         except OSError:
             ready = None
-        if ready is None:
+        try:
+            info = json.loads(ready) if ready is not None else None
+        except ValueError:
+            info = None
+        if not isinstance(info, dict):  # gone before its hello (or it was cut short)
             self.close()
             raise WorkerDied("the fork server failed to start (see stderr)")
-        self.info = json.loads(ready)
+        self.info = info
         return self
 
     def run(
@@ -269,6 +256,56 @@ class _Worker:
         if not self._stop_sent:
             self._stop_sent = True
             write_frames(self.to_server, STOP)
+
+    def close(self) -> None:
+        """Let the server go and free what this side holds; safe to call again."""
+        raise NotImplementedError
+
+
+class _Worker(JobChannel):
+    """One fork server process and the pipes to it."""
+
+    def __init__(
+        self,
+        profile: dict[str, Any],
+        preload: list[str],
+        stack_mb: int,
+        tmp_dir: str | None,
+        heavy: list[list[str]],
+        cpu: int | None = None,
+    ) -> None:
+        self.tmp_root = tempfile.mkdtemp(prefix="mcsbx-", dir=tmp_dir)
+        os.chmod(self.tmp_root, 0o700)
+        env = dict(SERVER_ENV)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", _BOOT, _server_path(), "--stack-mb", str(stack_mb)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            cwd=self.tmp_root,
+            close_fds=True,
+            start_new_session=True,  # a Ctrl-C in the caller's terminal must not kill servers
+        )
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        if cpu is not None:  # before the configuration: the template (and so every child) is
+            _pin(self.proc.pid, cpu)  # forked after it, and inherits the server's CPU
+        super().__init__(self.proc.stdin.fileno(), self.proc.stdout.fileno())
+        config = {
+            "tmp_root": self.tmp_root,
+            "profile": profile,
+            "preload": preload,
+            "heavy": heavy,
+            "reference": plain_run(sys.executable),
+            **CLEAR_LIMITS,
+        }
+        try:
+            write_frames(self.to_server, json.dumps(config).encode())
+        except OSError:
+            pass  # reported by wait_ready()
+
+    @property
+    def exit_code(self) -> int | None:
+        return self.proc.returncode
 
     def close(self) -> None:
         """Stop the server (after its current job) and remove the worker's directory, whatever
@@ -396,8 +433,7 @@ class SandboxPool:
         self.size = max(1, workers or os.cpu_count() or 1)
         self._preload, self._stack_mb = list(preload), stack_mb
         self._heavy = [[group] if isinstance(group, str) else list(group) for group in heavy]
-        # compiles the seccomp filter, once
-        self._server_profile = {**self.profile.to_dict(), "runtimes": self.runtimes}
+        self._server_profile = self._compile_profile()
         self.tmp_dir = None if tmp_dir is None else os.fspath(tmp_dir)
         self._queue: queue.SimpleQueue[tuple[Job, JobFuture, OnResult | None] | None]
         self._queue = queue.SimpleQueue()
@@ -423,6 +459,11 @@ class SandboxPool:
                 self._add_thread(index, worker, lasting=True)
         _LIVE_POOLS.add(self)
 
+    def _compile_profile(self) -> dict[str, Any]:
+        """What each server is configured with: the profile, its seccomp filter compiled once
+        here, and the runtimes."""
+        return {**self.profile.to_dict(), "runtimes": self.runtimes}
+
     def _forget_parent(self) -> None:
         """In a child forked from the pool's process (a fork ``ProcessPoolExecutor``, as RL
         reward managers make per batch): the parent's threads do not exist here and its
@@ -433,7 +474,7 @@ class SandboxPool:
         self._lock = threading.Lock()
         self._threads, self._idle, self._queued = {}, 0, 0
 
-    def _spawn(self, index: int) -> _Worker:
+    def _spawn(self, index: int) -> JobChannel:
         return _Worker(
             self._server_profile,
             self._preload,
@@ -443,13 +484,13 @@ class SandboxPool:
             self.cpus[index],
         )
 
-    def _new_worker(self, index: int) -> _Worker:
+    def _new_worker(self, index: int) -> JobChannel:
         worker = self._spawn(index).wait_ready()
         if not self.info:  # a pool that started none up front: the first one's facts
             self.info = dict(worker.info)
         return worker
 
-    def _add_thread(self, index: int, worker: _Worker | None, lasting: bool) -> None:
+    def _add_thread(self, index: int, worker: JobChannel | None, lasting: bool) -> None:
         """Start slot ``index``'s thread (with ``_lock`` held); without a ``worker`` its
         server starts with its first job."""
         thread = threading.Thread(
@@ -525,7 +566,7 @@ class SandboxPool:
                     self._queued -= 1
             return item
 
-    def _serve(self, worker: _Worker | None, index: int, lasting: bool = True) -> None:
+    def _serve(self, worker: JobChannel | None, index: int, lasting: bool = True) -> None:
         try:
             self._take_jobs(worker, index, lasting)
         finally:
@@ -533,7 +574,7 @@ class SandboxPool:
                 if self._threads.get(index) is threading.current_thread():
                     del self._threads[index]
 
-    def _take_jobs(self, worker: _Worker | None, index: int, lasting: bool) -> None:
+    def _take_jobs(self, worker: JobChannel | None, index: int, lasting: bool) -> None:
         while (item := self._next(index, lasting)) is not None:
             worker = self._take(worker, item, index)
             with self._lock:
@@ -541,7 +582,7 @@ class SandboxPool:
         if worker is not None:
             worker.close()
 
-    def _take(self, worker: _Worker | None, item, index: int) -> _Worker | None:
+    def _take(self, worker: JobChannel | None, item, index: int) -> JobChannel | None:
         """Run one queued job and settle its future; the worker to use next (None: start a
         fresh one)."""
         job, future, on_result = item
@@ -569,7 +610,7 @@ class SandboxPool:
 
     def _run_job(
         self,
-        worker: _Worker | None,
+        worker: JobChannel | None,
         job: Job,
         on_result: OnResult | None,
         index: int,
@@ -600,7 +641,7 @@ class SandboxPool:
                     worker.close()  # mid-job, so it cannot be reused; the caller gets the error
                     raise _JobFailed(exc) from exc
                 worker.close()
-                code = worker.proc.returncode
+                code = worker.exit_code
                 worker = None
                 if future is not None and future.stop_wanted:  # nothing more is wanted
                     return worker, JobResult(results, restarts + killed, job.limits)

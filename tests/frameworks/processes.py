@@ -1,6 +1,10 @@
 """What every adapter's "the warm pool closes at exit" test checks: a process that graded
 through the adapter's shared pool has exited, and none of its sandbox servers (nor the
-workers that held them) is left running, nor a sandbox temp dir."""
+workers that held them) is left running, nor a sandbox temp dir.
+
+The processes run with ``MICROCODER_SHARED_POOL=0``, so that the shared reward grades in fork
+servers of their own: by default it grades in the user's pool daemon, which outlives every
+caller by design (``tests/sandbox/test_shared_pool.py``)."""
 
 from __future__ import annotations
 
@@ -12,16 +16,18 @@ from pathlib import Path
 
 import psutil
 
+from evaluator.reward.shared import SHARED_POOL_ENV
 from tests.frameworks.rows import ROOT
 
 
 def run_python(args: Sequence[str], tmp: Path, timeout: float = 120) -> list[str]:
     """The stdout lines of ``python ARGS`` run from the repository's root with ``TMPDIR``
-    set to ``tmp`` (where its sandbox servers make their dirs), once it exited 0."""
+    set to ``tmp`` (where its sandbox servers make their dirs) and fork servers of its own,
+    once it exited 0."""
     done = subprocess.run(
         [sys.executable, *args],
         cwd=ROOT,
-        env={**os.environ, "TMPDIR": str(tmp)},
+        env={**os.environ, "TMPDIR": str(tmp), SHARED_POOL_ENV: "0"},
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -454,6 +454,48 @@ def test_killed_worker_costs_no_result():
         assert reward.grader.pool.restarts >= 1
 
 
+def test_the_shared_reward_grades_in_the_users_pool_daemon(monkeypatch):
+    """The shared reward (every framework adapter's) starts no fork server in its process:
+    its programs run in the user's pool daemon, which a short-lived process finds warm;
+    ``MICROCODER_SHARED_POOL=0`` keeps them in servers of the process's own."""
+    import psutil
+
+    from evaluator.reward.shared import SHARED_POOL_ENV, shared_pool_wanted
+    from evaluator.sandbox.shared_pool import SharedSandboxPool
+
+    assert shared_pool_wanted()
+    for off in ("0", "false", "OFF"):
+        monkeypatch.setenv(SHARED_POOL_ENV, off)
+        assert not shared_pool_wanted()
+    before = {p.pid for p in psutil.Process().children()}
+    with CodeReward(workers=2, started=1, shared_pool=True) as reward:
+        texts = [fenced(RIGHT), fenced(WRONG_LAST), "no code"]
+        assert reward(None, texts, tests=[SUM_TESTS] * 3) == [1.0, 0.0, 0.0]
+        assert isinstance(reward.grader.pool, SharedSandboxPool)
+        assert {p.pid for p in psutil.Process().children()} <= before
+        daemon = psutil.Process(reward.grader.pool.info["daemon_pid"])
+        assert daemon.pid not in {p.pid for p in psutil.Process().children(recursive=True)}
+
+
+def test_a_pool_directory_others_may_enter_falls_back_to_an_own_pool(monkeypatch, tmp_path):
+    """A daemons' directory that another user could enter (a socket there could be theirs) is
+    not used: the reward warns, naming the directory and why, and grades in fork servers of
+    its process's own, with the same rewards."""
+    from evaluator.sandbox.shared_pool import POOL_DIR_ENV, SharedSandboxPool
+
+    open_dir = tmp_path / "daemons"
+    open_dir.mkdir()
+    open_dir.chmod(0o777)
+    monkeypatch.setenv(POOL_DIR_ENV, str(open_dir))
+    with pytest.warns(UserWarning, match=f"{open_dir}.*0700.*own"):
+        reward = CodeReward(workers=1, started=1, shared_pool=True)
+        texts = [fenced(RIGHT), fenced(WRONG_LAST)]
+        assert reward(None, texts, tests=[SUM_TESTS] * 2) == [1.0, 0.0]
+    with reward:
+        assert not isinstance(reward.grader.pool, SharedSandboxPool)
+        assert list(open_dir.iterdir()) == []
+
+
 def test_a_reward_started_with_one_server_grows_as_calls_overlap():
     """``started=1`` (the shared reward's: a per-sample framework calls from short-lived
     processes, one sample at a time) starts one fork server; overlapping work starts the
