@@ -119,6 +119,7 @@ class Snapshot:
         self.module_objects = [sys.modules[name] for name in self.module_names]
         self.codec_search, self.codec_errors = _codec_registries()
         self.mappings = process.template_layout()
+        self.malloc_mapped = process.malloc_mapped()  # as the layout was read
 
     def tags(self) -> list[int]:
         return list(map(_CELL_VALUE, self.cells))
@@ -183,7 +184,7 @@ class Baseline:
         self.memory = self.status.pages(b"VmData")
         self.settings = process.settings(PROC.timers)
         self.mappings = process.Mappings(
-            snapshot.mappings, self.status, PROC.maps, PROC.stat, run_dir
+            snapshot.mappings, self.status, PROC.maps, PROC.stat, run_dir, snapshot.malloc_mapped
         )
 
     # -- before a test ---------------------------------------------------------------------
