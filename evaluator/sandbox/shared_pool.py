@@ -55,6 +55,7 @@ POOL_DIR_ENV = "MICROCODER_POOL_DIR"
 ``$XDG_RUNTIME_DIR/microcoder``, else ``microcoder-<uid>`` in the system's temp directory)."""
 
 _START_SECONDS = 60.0  # a daemon not ready by then (its first fork server included) failed
+_CONNECT_TRIES = 3  # daemons reached that may go away before their hello
 _SOCKET_PATH_MAX = 107  # sockaddr_un's sun_path, less its NUL
 
 _DAEMON_BOOT = (
@@ -211,6 +212,9 @@ class _DaemonChannel(JobChannel):
             raise WorkerDied(f"the sandbox pool daemon cannot be reached: {exc}") from None
         super().__init__(self.sock.fileno(), self.sock.fileno())
 
+    def wait_ready(self) -> _DaemonChannel:
+        return self if self.info else super().wait_ready()
+
     def close(self) -> None:
         self.sock.close()
 
@@ -267,7 +271,16 @@ class SharedSandboxPool(SandboxPool):
         return {}  # the daemon compiles it for its own servers
 
     def _spawn(self, index: int) -> JobChannel:
-        return _DaemonChannel(self.daemon)
+        # Connected and greeted here, once more if the first daemon reached goes away before
+        # its hello (killed, or leaving as it was reached): as a server that dies starting
+        for attempt in range(_CONNECT_TRIES):
+            channel = _DaemonChannel(self.daemon)
+            try:
+                return channel.wait_ready()
+            except WorkerDied:
+                if attempt + 1 == _CONNECT_TRIES:
+                    raise
+        raise AssertionError("unreachable")
 
 
 def _runtimes(runtimes: Iterable[str] | Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
