@@ -48,6 +48,8 @@ compgen -G "/usr/share/cargo/registry/aho-corasick-*" >/dev/null || missing+=("l
 [ -f /usr/share/perl5/Test/Deep.pm ] || missing+=(libtest-deep-perl)
 compgen -G "/usr/share/rubygems-integration/all/gems/test-unit-*" >/dev/null || missing+=(ruby-test-unit)
 [ -f /usr/share/java/javatuples.jar ] || missing+=(libjavatuples-java)
+# SandboxFusion's junit tag: JUnit 5's console launcher
+[ -f /usr/share/java/junit-platform-console-standalone.jar ] || missing+=(junit5)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup.sh: installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq

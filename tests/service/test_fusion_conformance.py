@@ -211,6 +211,14 @@ SLOW_CPP = (
 )
 
 
+JUNIT = (
+    "{package}\nimport org.junit.jupiter.api.Test;\n{imports}\n"
+    "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+    "public class SumTest {{ @Test void sum() {{ assertEquals({expected}, 2 + 3); }} }}\n"
+)
+JUNIT_5_9 = "import org.junit.jupiter.api.io.CleanupMode;"  # new in JUnit 5.9
+
+
 def _b64(text: str) -> str:
     return base64.b64encode(text.encode()).decode()
 
@@ -316,6 +324,54 @@ CASES: list[dict] = [
         "source": f"{MAJOR} run_bash",
         "deviation": "languages",
         "ours": {"status": 200, "json.status": "SandboxError", "json.run_result": None},
+    },
+    {
+        "id": "junit-test-class",
+        "body": _run(
+            code=JUNIT.format(package="", expected=5, imports=""),
+            language="junit",
+            compile_timeout=60,
+        ),  # fmt: skip
+        "theirs": {
+            "json.status": "Success",
+            "json.compile_result.return_code": 0,
+            "json.run_result.return_code": 0,
+        },
+        "source": f"{MAJOR} run_junit (javac -cp <launcher>; java -jar <launcher> --scan-class-path)",
+    },
+    {
+        "id": "junit-failing-test",
+        "body": _run(
+            code=JUNIT.format(package="", expected=6, imports=""),
+            language="junit",
+            compile_timeout=60,
+        ),  # fmt: skip
+        "theirs": {"json.status": "Failed", "json.run_result.return_code": 1},
+        "source": f"{MAJOR} run_junit (the launcher exits 1 when a test failed)",
+    },
+    {
+        "id": "junit-in-a-package",
+        "body": _run(
+            code=JUNIT.format(package="package p;", expected=6, imports=""),
+            language="junit",
+            compile_timeout=60,
+        ),  # fmt: skip
+        "theirs": {"json.status": "Success", "json.run_result.return_code": 0},
+        "source": f"{MAJOR} run_junit (javac without -d: ./SumTest.class, not loadable as p.SumTest)",
+        "deviation": "junit-package",
+        "ours": {"json.status": "Failed", "json.run_result.return_code": 1},
+    },
+    {
+        "id": "junit-5-9-api",
+        "body": _run(
+            code=JUNIT.format(package="", expected=5, imports=JUNIT_5_9),
+            language="junit",
+            compile_timeout=60,
+        ),  # fmt: skip
+        "theirs": {"json.status": "Failed", "json.compile_result.return_code": 1},
+        "source": f"{MAJOR} run_junit (launcher 1.8.2: Jupiter 5.8.2 has no io.CleanupMode)",
+        "deviation": "junit-version",
+        "ours": {"json.status": "Success", "json.compile_result.return_code": 0},
     },
     {
         "id": "php-tag-added",

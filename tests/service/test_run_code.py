@@ -106,7 +106,8 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
     served = (
-        "(D_ut, cpp, go, go_test, java, lua, nodejs, perl, php, python, ruby, rust, typescript)"
+        "(D_ut, cpp, go, go_test, java, junit, lua, nodejs, perl, php, python, ruby, rust, "
+        "typescript)"
     )
     assert served in answer["message"]
 
@@ -150,6 +151,12 @@ def test_other_languages_are_served(server, language, code, compiled):
 
 
 GO_TEST = 'package main\nimport "testing"\nfunc TestSum(t *testing.T) { if 2 OP 3 != 5 { t.Fatal("no") } }'
+JUNIT = """import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+public class SumTest { @Test void sum() { assertEquals(OP, 2 + 3); } }
+"""
+
+
 D_UT = """import std.stdio;
 int sum(int a, int b) { return a + b; }
 unittest { assert(sum(2, 3) OP 5); }
@@ -162,12 +169,14 @@ void main() { writeln("main"); }
     [
         ("go_test", GO_TEST, ("+", "PASS"), ("-", "FAIL")),
         ("D_ut", D_UT, ("==", "modules passed unittests"), ("!=", "unittest failure")),
+        ("junit", JUNIT, ("5", "1 tests successful"), ("6", "1 tests failed")),
     ],
 )
 def test_test_programs_run_as_their_runners_do(server, language, code, right, wrong):
     """SandboxFusion's ``go_test``: a ``_test.go`` file, built as ``go test`` builds it, its
     test binary run; ``D_ut``: a D program built with its unit tests on as ``dmd -unittest``
-    builds it (gdc ``-funittest``), then run. A passing test exits 0 saying so, a failed one
+    builds it (gdc ``-funittest``), then run; ``junit``: test classes under JUnit's console
+    launcher. A passing test exits 0 saying so, a failed one
     1, naming the failure."""
     for (op, said), status, exit_code in (
         (right, RunStatus.Success, 0),
