@@ -11,7 +11,8 @@ their ``eval_<lang>.py`` runs it, and it passes when it exits 0 within its limit
 judge ``exit``; their tests end a wrong program with a failure status): ``g++ -std=c++17``
 (C++), ``go test`` (``go_test``), ``node`` (JavaScript), ``lua`` (luaunit), ``php``, ``perl``
 (Test::Deep; also failing when ``ERROR`` is printed: the judge ``no_error``), ``python3``,
-``ruby`` (test/unit), ``rustc`` with its default edition, 2015 (``rust``, no ``-O``), ``tsc
+``ruby`` (test/unit), ``racket`` (rackunit; also failing when anything is written on
+stderr, where rackunit reports and racket still exits 0: the judge ``quiet_stderr``), ``rustc`` with its default edition, 2015 (``rust``, no ``-O``), ``tsc
 --target esnext`` (a type error fails) then ``node``, Java compiled and run with
 assertions on and javatuples on the class path (``java_assert``), and D's ``rdmd -unittest``
 as gdc builds it (``d_unittest``: ``gdc -funittest``, Debian has no DMD). A sample is the completion
@@ -19,8 +20,8 @@ as gdc builds it (``d_unittest``: ``gdc -funittest``, Debian has no DMD). A samp
 prompt; it is not cut at the stop tokens (their generation cuts; their evaluation joins the
 text as it is).
 
-A problem in a language not graded here (C#, Elixir, Haskell, Julia, OCaml, R, Racket,
-Scala, Bash, Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
+A problem in a language not graded here (C#, Elixir, Haskell, Julia, OCaml, R, Scala, Bash,
+Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
 MultiPL-E's licence forbids using its prompts as training data: tests and benchmarks only."""
 
 from __future__ import annotations
@@ -49,15 +50,19 @@ LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
     "pl": ("perl", None),
     "py": ("python", None),
     "rb": ("ruby", None),
+    "rkt": ("racket", None),
     "rs": ("rust", ["--edition=2015"]),
     "ts": ("typescript", ["--target", "esnext", "--module", "commonjs", "--skipLibCheck"]),
 }
 # Languages MultiPL-E has and no module here runs: the name their programs are graded as
 # (UNSUPPORTED, naming it).
 NOT_GRADED = {"cs": "csharp", "elixir": "elixir", "hs": "haskell", "jl": "julia",
-              "ml": "ocaml", "r": "r", "rkt": "racket", "scala": "scala", "sh": "bash",
+              "ml": "ocaml", "r": "r", "scala": "scala", "sh": "bash",
               "swift": "swift"}  # fmt: skip
-JUDGES = {"perl": "no_error"}  # eval_pl.py: "ERROR" in stdout or stderr fails
+JUDGES = {
+    "perl": "no_error",  # eval_pl.py: "ERROR" in stdout or stderr fails
+    "racket": "quiet_stderr",  # eval_rkt.py: rackunit reports on stderr, racket exits 0
+}
 TIME_LIMIT = 10.0  # seconds of CPU (their evaluators allow 5 to 15 s of wall time a step)
 
 

@@ -15,6 +15,7 @@ rule, with testlib's standard checkers as the reference semantics:
 ``exit``    any output: a test program's clean exit is its pass (HumanEval-X, MultiPL-E)
 ``silent``  nothing printed on stdout or stderr (HumanEval-X's JavaScript rule)
 ``no_error`` a clean exit and no ``ERROR`` printed on stdout or stderr (MultiPL-E's Perl)
+``quiet_stderr`` a clean exit and nothing on stderr (MultiPL-E's Racket and Scala)
 ========== ===========================================================================
 
 A test's verdict from a run: :mod:`.stdout` (a stdin test's output under one of these) and
@@ -39,6 +40,7 @@ from . import (
     lenient,
     lines,
     no_error,
+    quiet_stderr,
     sandbox_fusion,
     silent,
     tokens,
@@ -62,6 +64,7 @@ JUDGES: dict[str, Callable[..., Comparison]] = {
     "exit": exit_status.check,
     "silent": silent.check,
     "no_error": no_error.check,
+    "quiet_stderr": quiet_stderr.check,
 }
 
 DEFAULT_JUDGE = "lines"

@@ -1,13 +1,13 @@
 """``no_error``: a test program's clean exit, and the word ``ERROR`` printed nowhere, on
 stdout or stderr (MultiPL-E's Perl rule, ``eval_pl.py``: its tests print ``ok!`` per passed
 check and a failure may only print, so the word in either stream fails the run). Like
-``silent`` it reads stderr (:attr:`READS_STDERR`: it is given stdout and stderr joined)."""
+``silent`` it reads stderr (:attr:`READS`: it is given stdout and stderr joined)."""
 
 from __future__ import annotations
 
 from .base import ACCEPTED, Comparison, wrong
 
-READS_STDERR = True
+READS = ("stdout", "stderr")
 WORD = "ERROR"
 
 
@@ -20,4 +20,4 @@ def check(output: str, expected: str) -> Comparison:
     return wrong(f"printed {line[:200]!r}, which has {WORD!r} (their rule fails it)")
 
 
-check.reads_stderr = READS_STDERR  # type: ignore[attr-defined]
+check.reads = READS  # type: ignore[attr-defined]

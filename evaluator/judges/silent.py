@@ -1,14 +1,13 @@
 """``silent``: the program printed nothing at all, on stdout or stderr (HumanEval-X's
 JavaScript rule: ``console.assert`` prints a failed assertion on stderr and node still exits
-0, so a run passes when both streams are empty). The only judge that reads stderr
-(:attr:`READS_STDERR`: :func:`evaluator.judges.stdout.judge_stdout` gives it stdout and
-stderr joined)."""
+0, so a run passes when both streams are empty). It reads stderr too (:attr:`READS`:
+:func:`evaluator.judges.stdout.judge_stdout` gives it stdout and stderr joined)."""
 
 from __future__ import annotations
 
 from .base import ACCEPTED, Comparison, show, wrong
 
-READS_STDERR = True
+READS = ("stdout", "stderr")
 
 
 def check(output: str, expected: str) -> Comparison:
@@ -19,4 +18,4 @@ def check(output: str, expected: str) -> Comparison:
     return wrong(f"printed {show(first[:200])} (a test prints nothing when it passes)")
 
 
-check.reads_stderr = READS_STDERR  # type: ignore[attr-defined]
+check.reads = READS  # type: ignore[attr-defined]

@@ -21,8 +21,9 @@ def judge_stdout(
     failed = failure(run)
     if failed is not None:
         return failed
-    output = run.stdout.decode("utf-8", "surrogateescape")
-    if getattr(check, "reads_stderr", False):  # a judge of all the program printed
-        output += run.stderr.decode("utf-8", "surrogateescape")
+    streams = {"stdout": run.stdout, "stderr": run.stderr}
+    # what the judge reads (its ``reads``): stdout, else the streams it names, joined
+    read = getattr(check, "reads", ("stdout",))
+    output = "".join(streams[name].decode("utf-8", "surrogateescape") for name in read)
     comparison = check(output, test.output)
     return (Verdict.AC, "") if comparison.ok else (Verdict.WA, comparison.message)

@@ -1,9 +1,9 @@
 """MultiPL-E read as it ships (``tests/data/multipl_e``: HumanEval's first problems in every
 language graded here, and one in Bash) and graded as its ``eval_<lang>.py`` runs each
-language: a right completion of ``has_close_elements`` passes in all twelve, a wrong one
+language: a right completion of ``has_close_elements`` passes in all thirteen, a wrong one
 ("always false") fails (Java's asserts count: ``java -ea``; D's ``unittest`` blocks,
 ``gdc -funittest``), Rust builds with its default edition (2015), Perl's ``ERROR`` rule
-holds, and a language not graded here is ``UNSUPPORTED``, per sample."""
+and Racket's stderr rule hold, and a language not graded here is ``UNSUPPORTED``, per sample."""
 
 from __future__ import annotations
 
@@ -71,6 +71,10 @@ RIGHT = {
         "    return False\n\n"
     ),
     "rb": "  numbers.combination(2).any? { |a, b| (a - b).abs < threshold }\nend\n\n",
+    "rkt": (
+        "  (for*/or ([i (in-range (length numbers))] [j (in-range (add1 i) (length numbers))])\n"
+        "    (< (abs (- (list-ref numbers i) (list-ref numbers j))) threshold)))\n\n"
+    ),
     "rs": (
         "    for i in 0..numbers.len() {\n        for j in (i + 1)..numbers.len() {\n"
         "            if (numbers[i] - numbers[j]).abs() < threshold {\n"
@@ -90,11 +94,12 @@ WRONG = {
     "pl": '    return "";\n}\n\n',
     "py": "    return False\n\n",
     "rb": "  false\nend\n\n",
+    "rkt": "  #f)\n\n",
     "rs": "    false\n",
 }
 LANGUAGES = {"cpp": "cpp", "d": "d_unittest", "go": "go_test", "java": "java_assert",
              "js": "javascript", "lua": "lua", "php": "php", "pl": "perl", "py": "python",
-             "rb": "ruby", "rs": "rust", "ts": "typescript"}  # fmt: skip
+             "rb": "ruby", "rkt": "racket", "rs": "rust", "ts": "typescript"}  # fmt: skip
 
 
 def _problem(data_dir, tag: str):
@@ -129,6 +134,17 @@ def test_perl_fails_a_run_that_prints_error_as_their_rule_does(data_dir, languag
     )
     result = languages_grader.grade(problem, code, "perl")
     assert result.verdict is Verdict.WA and "ERROR seen" in result.message
+
+
+def test_racket_fails_a_run_that_writes_on_stderr_as_their_rule_does(data_dir, languages_grader):
+    """rackunit reports a failed check on stderr and racket exits 0: their rule (and ours,
+    ``quiet_stderr``) fails it; what the program prints on stdout does not matter."""
+    problem = _problem(data_dir, "rkt")
+    assert problem.judge == "quiet_stderr"
+    result = languages_grader.grade(problem, WRONG["rkt"], "racket")
+    assert result.verdict is Verdict.WA and "FAILURE" in result.message, result
+    chatty = '  (displayln "to stdout")\n' + RIGHT["rkt"]
+    assert languages_grader.grade(problem, chatty, "racket").verdict is Verdict.AC
 
 
 def _grade_cli(problems, rows, tmp_path) -> dict:

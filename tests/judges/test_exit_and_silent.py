@@ -1,6 +1,7 @@
 """``exit`` (a test program's clean exit is its pass, whatever it printed) and ``silent``
 (nothing on stdout or stderr: HumanEval-X's JavaScript rule) and ``no_error`` (no ``ERROR``
-printed on either: MultiPL-E's Perl rule), judged from real runs' results:
+printed on either: MultiPL-E's Perl rule) and ``quiet_stderr`` (nothing on stderr:
+MultiPL-E's Racket and Scala rule), judged from real runs' results:
 a crash or a limit is the run's verdict before either judge looks."""
 
 from __future__ import annotations
@@ -43,4 +44,12 @@ def test_no_error_reads_stdout_and_stderr_for_the_word():
     assert verdict is Verdict.WA and "'an ERROR here'" in message
     assert judge_stdout(TEST, _run(b"ERROR"), check)[0] is Verdict.WA
     assert judge_stdout(TEST, _run(b"error, lower case"), check)[0] is Verdict.AC
+    assert judge_stdout(TEST, _run(exit_code=1), check)[0] is Verdict.RE
+
+
+def test_quiet_stderr_reads_stderr_alone():
+    check = get_judge("quiet_stderr")
+    assert judge_stdout(TEST, _run(b"printed on stdout\n"), check) == (Verdict.AC, "")
+    verdict, message = judge_stdout(TEST, _run(b"", b"FAILURE\nname: check-equal?\n"), check)
+    assert verdict is Verdict.WA and "wrote 'FAILURE' on stderr" in message
     assert judge_stdout(TEST, _run(exit_code=1), check)[0] is Verdict.RE

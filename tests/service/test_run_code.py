@@ -106,8 +106,8 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
     served = (
-        "(D_ut, cpp, go, go_test, java, junit, lua, nodejs, perl, php, python, ruby, rust, "
-        "typescript)"
+        "(D_ut, cpp, go, go_test, java, junit, lua, nodejs, perl, php, python, racket, ruby, "
+        "rust, typescript)"
     )
     assert served in answer["message"]
 
@@ -134,6 +134,7 @@ RUST_SUM = """fn main() { let mut s = String::new(); std::io::stdin().read_line(
         ("ruby", "x, y = gets.split.map(&:to_i)\nputs x OP y", False),
         ("php", '<?php [$x, $y] = explode(" ", trim(fgets(STDIN))); echo $x OP $y, "\\n";', False),
         ("lua", 'local x, y = io.read("n", "n")\nprint(x OP y)', False),
+        ("racket", "#lang racket\n(displayln (OP (read) (read)))", False),
     ],
 )
 def test_other_languages_are_served(server, language, code, compiled):
