@@ -1,5 +1,5 @@
-"""The reference run of a Java, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, C, Rust or Go
-program: as a judge builds and runs it, beside the sandbox's run of the same source.
+"""The reference run of a Java, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, Racket, C, Rust,
+Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
 
 The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
 rustc with the documented flags and none of the grader's own units; JavaScript needs no
@@ -71,6 +71,13 @@ def _build_typescript(language, source: str, where: str) -> bool:
     return subprocess.run(command, cwd=where, capture_output=True, timeout=120).returncode == 0
 
 
+def _build_verilog(language, source: str, where: str) -> bool:
+    """``iverilog <flags> -o test.vvp main.sv``, as SandboxFusion builds: whether it built."""
+    Path(where, "main.sv").write_text(source)
+    command = [language.compiler, *language.default_flags, "-o", "test.vvp", "main.sv"]
+    return subprocess.run(command, cwd=where, capture_output=True, timeout=120).returncode == 0
+
+
 def _build_native(language: NativeLanguage, source: str, where: str) -> bool:
     """The documented build (``gcc -std=c11 -O2 -o solution solution.c -lm``, ``go build -o
     solution main.go``), none of the grader's own units linked in: whether it built."""
@@ -92,6 +99,10 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
                 return Outcome("CE")
         elif language.name == "typescript":
             if not _build_typescript(language, source, where):
+                return Outcome("CE")
+            build = Build(None, files={})
+        elif language.name == "verilog":
+            if not _build_verilog(language, source, where):
                 return Outcome("CE")
             build = Build(None, files={})
         elif isinstance(language, NativeLanguage):

@@ -107,7 +107,7 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     assert "not supported" in answer["message"] and answer["run_result"] is None
     served = (
         "(D_ut, cpp, go, go_test, java, junit, lua, nodejs, perl, php, python, racket, ruby, "
-        "rust, typescript)"
+        "rust, typescript, verilog)"
     )
     assert served in answer["message"]
 
@@ -120,6 +120,11 @@ NODE_SUM = 'const [x, y] = require("fs").readFileSync(0, "utf8").split(" ").map(
 GO_SUM = 'package main\nimport "fmt"\nfunc main() { var x, y int; fmt.Scan(&x, &y); fmt.Println(x OP y) }'
 RUST_SUM = """fn main() { let mut s = String::new(); std::io::stdin().read_line(&mut s).unwrap();
   let v: Vec<i64> = s.split_whitespace().map(|t| t.parse().unwrap()).collect(); println!("{}", v[0] OP v[1]); }"""
+
+VERILOG_SUM = """module tb; integer x, y, r;
+  initial begin r = $fscanf(32'h8000_0000, "%d %d", x, y); $display("%0d", x OP y); end
+endmodule
+"""
 
 
 @pytest.mark.parametrize(
@@ -135,6 +140,7 @@ RUST_SUM = """fn main() { let mut s = String::new(); std::io::stdin().read_line(
         ("php", '<?php [$x, $y] = explode(" ", trim(fgets(STDIN))); echo $x OP $y, "\\n";', False),
         ("lua", 'local x, y = io.read("n", "n")\nprint(x OP y)', False),
         ("racket", "#lang racket\n(displayln (OP (read) (read)))", False),
+        ("verilog", VERILOG_SUM, True),
     ],
 )
 def test_other_languages_are_served(server, language, code, compiled):
