@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 import signal
 
-from .base import Tool, ToolRun
+from .base import Build, Tool, ToolRun, read_program
 
-__all__ = ["CPU_LIMIT_MESSAGE", "compile_failure"]
+__all__ = ["CPU_LIMIT_MESSAGE", "compile_failure", "staged_build"]
 
 _ERROR = re.compile(r"\berror\b|undefined reference|multiple definition")
 _CPU_LIMIT = "its CPU time limit"
@@ -55,3 +55,17 @@ def compile_failure(run: ToolRun, output: str, tool: Tool, source: str) -> str:
     if lines:
         return lines[-1][:300]
     return f"compilation failed (exit status {run.status})"
+
+
+def staged_build(run: ToolRun, tool: Tool, work: str, source: str, produced: str) -> Build:
+    """The build of a language whose compiler writes one file its runtime reads (tsc's
+    script, iverilog's design): that file, staged for the run under its name, read back
+    through the build directory ``work``; or the failure, in one line."""
+    output = run.output.decode("utf-8", "replace")
+    if run.status != 0 or run.limit is not None:
+        message = compile_failure(run, output, tool, source)
+        return Build(None, message, output, run.seconds, message == CPU_LIMIT_MESSAGE)
+    data, why = read_program(work, produced, tool.limits.output_bytes)
+    if data is None:
+        return Build(None, f"the build left no program: {produced!r} is {why}", output)
+    return Build(None, output=output, seconds=run.seconds, files={produced: data})

@@ -15,8 +15,8 @@ import os
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Language, Tool, ToolchainMissing, find_tool, read_program
-from .diagnostics import CPU_LIMIT_MESSAGE, compile_failure
+from .base import Build, Language, Tool, ToolchainMissing, find_tool
+from .diagnostics import staged_build
 from .flag_rules import TSC
 from .javascript import LANGUAGE as JAVASCRIPT
 
@@ -75,14 +75,7 @@ class TypeScript(Language):
         assert node is not None
         argv = [node, self.entry, *flags, "--typeRoots", self.type_roots, "--types", "node"]
         run = tool([*argv, "--noEmitOnError", SOURCE], work)
-        output = run.output.decode("utf-8", "replace")
-        if run.status != 0 or run.limit is not None:
-            message = compile_failure(run, output, tool, SOURCE)
-            return Build(None, message, output, run.seconds, message == CPU_LIMIT_MESSAGE)
-        script, why = read_program(work, SCRIPT, tool.limits.output_bytes)
-        if script is None:
-            return Build(None, f"the build left no program: {SCRIPT!r} is {why}", output)
-        return Build(None, output=output, seconds=run.seconds, files={SCRIPT: script})
+        return staged_build(run, tool, work, SOURCE, SCRIPT)
 
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
         return JAVASCRIPT.argv(build, memory_mb)

@@ -20,8 +20,8 @@ import os
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Language, Tool, find_tool, read_program
-from .diagnostics import CPU_LIMIT_MESSAGE, compile_failure
+from .base import Build, Language, Tool, find_tool
+from .diagnostics import staged_build
 
 __all__ = ["LANGUAGE", "Verilog"]
 
@@ -55,14 +55,7 @@ class Verilog(Language):
         with open(os.path.join(work, SOURCE), "wb") as file:
             file.write(text)
         run = tool([self.compiler, *flags, "-o", DESIGN, SOURCE], work)
-        output = run.output.decode("utf-8", "replace")
-        if run.status != 0 or run.limit is not None:
-            message = compile_failure(run, output, tool, SOURCE)
-            return Build(None, message, output, run.seconds, message == CPU_LIMIT_MESSAGE)
-        design, why = read_program(work, DESIGN, tool.limits.output_bytes)
-        if design is None:
-            return Build(None, f"the build left no program: {DESIGN!r} is {why}", output)
-        return Build(None, output=output, seconds=run.seconds, files={DESIGN: design})
+        return staged_build(run, tool, work, SOURCE, DESIGN)
 
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
         return [self.runtime_name, "-n", "{program}/" + DESIGN]
