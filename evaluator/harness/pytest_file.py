@@ -38,6 +38,7 @@ __all__ = [
     "is_pytest_problem",
     "job_code",
     "pytest_installed",
+    "pytest_program",
 ]
 
 PYTEST_TESTS = ("test_runner", "pytest")
@@ -264,3 +265,34 @@ def build_job(
         isolation=isolation,
         environment=environment.overrides(),
     )
+
+
+TEST_FILE = "test_code.py"
+"""The file a test file run as a program is written to (SandboxFusion's: ``tmpXXXXXXXX.py``)."""
+
+FILE_ARGS = ("-c", "/dev/null", "--rootdir=.", "--confcutdir=.", "-p", "no:cacheprovider")
+"""pytest's options when it runs a test file as a program: :data:`PYTEST_ARGS`' reasons, at
+pytest's default verbosity and without ``--maxfail``, as a plain ``pytest f.py``."""
+
+_PROGRAM = """\
+import os as _os, sys as _sys
+
+with open({name!r}, "w", encoding="utf-8", errors="surrogatepass") as _file:
+    _file.write({text!r})
+del _file
+_sys.dont_write_bytecode = True
+_os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+import pytest as _pytest
+
+_sys.exit(int(_pytest.main([*{args!r}, {name!r}])))
+"""
+
+
+def pytest_program(test_file: str) -> str:
+    """A Python program that runs ``test_file`` (a pytest file holding its own code, as
+    SandboxFusion's ``pytest`` tag sends it) as ``pytest f.py`` runs it: the text written to
+    :data:`TEST_FILE` in the run directory, pytest's report on stdout, and its exit status
+    the program's (0 passed, 1 a test failed, 2 interrupted by a collection error, 5 no
+    test). Third-party plugins are not loaded, and pytest reads no configuration file of the
+    host (:data:`FILE_ARGS`)."""
+    return _PROGRAM.format(name=TEST_FILE, text=test_file, args=FILE_ARGS)

@@ -263,7 +263,7 @@ async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
     if request.language not in sandbox_fusion.SUPPORTED:
         return sandbox_fusion.unsupported_language(request.language), "SandboxError"
     assert service.pool is not None
-    language = get_language(request.language)
+    language = get_language(sandbox_fusion.run_language(request.language))
     build = None
     if language.compiled:
         try:
@@ -316,7 +316,7 @@ async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
         early_exit=not (config.get("extra") or {}).get("run_all_cases", False),
     )
     with service.grader(options) as grader:
-        language = get_language(config["language"]).name
+        language = get_language(sandbox_fusion.run_language(config["language"])).name
         program = sandbox_fusion.fusion_source(config["language"], code)
         result: GradeResult = await graded(grader.submit(problem, program, language))
     ran = [

@@ -11,10 +11,11 @@ README's "Use it as a service" and held by ``tests/service/``:
 
 * a program that writes more than the output limit is stopped there (``Failed``, return
   code -9), where SandboxFusion would keep reading;
-* Python and C++ run (C++ built as our grader builds it, ``g++ -std=c++17 -O2``, within
-  ``compile_timeout`` when the request gives one, else the server's build limits); another
-  language SandboxFusion knows answers its error shape (``SandboxError``); a language
-  SandboxFusion does not know is a 422;
+* Python, ``pytest`` (a test file run by pytest: :func:`~evaluator.harness.pytest_file.
+  pytest_program`) and each language of :mod:`evaluator.languages` a tag names run (a
+  compiled one built as our grader builds it, within ``compile_timeout`` when the request
+  gives one, else the server's build limits); another language SandboxFusion knows answers
+  its error shape (``SandboxError``); a language SandboxFusion does not know is a 422;
 * ``files`` are written into the program's run directory before it starts and
   ``fetch_files`` read back from it after (the sandbox's ``Job.files``/``fetch_files``):
   relative paths below it only, regular files only, :data:`ANSWER_OUTPUT` bytes in all.
@@ -30,6 +31,7 @@ from typing import Any, get_args
 from evaluator.formats.errors import InputError
 from evaluator.formats.sandbox_fusion import FORMAT as COMMON_OJ
 from evaluator.harness.environments import PLAIN
+from evaluator.harness.pytest_file import pytest_installed, pytest_program
 from evaluator.harness.stdio import build_program_job
 from evaluator.judges import JUDGES
 from evaluator.languages import Build, BuildLimits, Language, languages
@@ -58,17 +60,22 @@ __all__ = [
     "parse_run_code",
     "parse_submit",
     "run_code_response",
+    "run_language",
     "sandbox_error",
     "unsupported_language",
 ]
 
 # SandboxFusion's languages (its ``Language`` literal): a request naming another is refused.
 LANGUAGES = frozenset(get_args(FusionLanguage))
-# What this server runs: Python, and each SandboxFusion tag one of our compiled languages
-# answers to by its name or a tag, in any case as every lookup of a language is (``nodejs``
+# What this server runs: Python, pytest files, and each SandboxFusion tag one of our compiled
+# languages answers to by its name or a tag, in any case as every lookup of a language is (``nodejs``
 # is JavaScript, ``D_ut`` D's unit tests).
+# ``pytest`` is a Python program here: the test file, run by pytest (SandboxFusion's
+# ``pytest f.py``), where pytest is installed.
+PYTHON_PROGRAMS = {"pytest": pytest_program}
 SUPPORTED = frozenset(
     {"python"}
+    | ({"pytest"} if pytest_installed() else set())
     | {
         tag
         for lang in languages().values()
@@ -148,7 +155,10 @@ def fusion_source(language: str, code: str) -> str:
     """The program SandboxFusion runs for ``code`` in ``language``: PHP's stripped of its
     leading blanks and given a ``<?php`` line first when it does not start with the tag
     (its ``run_php``: ``ensure_php_tag_in_string``, for ``/run_code`` and ``/submit`` alike;
-    ``php`` would print code outside the tag as text), any other as given."""
+    ``php`` would print code outside the tag as text); a ``pytest`` file the Python program
+    that runs it under pytest (:data:`PYTHON_PROGRAMS`); any other as given."""
+    if language in PYTHON_PROGRAMS:
+        return PYTHON_PROGRAMS[language](code)
     if language != "php":
         return code
     code = code.lstrip()
@@ -173,6 +183,12 @@ def parse_run_code(body: Any) -> RunCode:
         files=given_files(request),
         fetch_files=tuple(request.fetch_files),
     )
+
+
+def run_language(tag: str) -> str:
+    """The language of ours a served tag runs as (``pytest``: Python, its program made by
+    :func:`fusion_source`)."""
+    return "python" if tag in PYTHON_PROGRAMS else tag
 
 
 def unsupported_language(language: str) -> dict[str, Any]:

@@ -374,6 +374,27 @@ CASES: list[dict] = [
         "ours": {"json.status": "Success", "json.compile_result.return_code": 0},
     },
     {
+        "id": "pytest-file",
+        "body": _run(code="def test_sum():\n    assert 2 + 3 == 5\n", language="pytest"),
+        "theirs": {
+            "json.status": "Success",
+            "json.compile_result": None,
+            "json.run_result.return_code": 0,
+        },
+        "source": f"{MAJOR} run_pytest (pytest <file>.py; compile_result none)",
+    },
+    {
+        "id": "pytest-file-name",
+        "body": _run(
+            code="import os\ndef test_name():\n    assert os.path.basename(__file__).startswith('tmp')\n",
+            language="pytest",
+        ),
+        "theirs": {"json.status": "Success", "json.run_result.return_code": 0},
+        "source": f"{MAJOR} run_pytest (NamedTemporaryFile(suffix='.py'): tmpXXXXXXXX.py)",
+        "deviation": "pytest-run",
+        "ours": {"json.status": "Failed", "json.run_result.return_code": 1},
+    },
+    {
         "id": "php-tag-added",
         "body": _run(code='\n  echo "hi\\n";', language="php"),
         "theirs": {"json.status": "Success", "json.run_result.stdout": "hi\n"},

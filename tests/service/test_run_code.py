@@ -106,8 +106,8 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
     served = (
-        "(D_ut, cpp, go, go_test, java, junit, lua, nodejs, perl, php, python, racket, ruby, "
-        "rust, typescript, verilog)"
+        "(D_ut, cpp, go, go_test, java, junit, lua, nodejs, perl, php, pytest, python, racket, "
+        "ruby, rust, typescript, verilog)"
     )
     assert served in answer["message"]
 
@@ -196,6 +196,45 @@ def test_test_programs_run_as_their_runners_do(server, language, code, right, wr
         assert response.compile_result.return_code == 0
         assert response.run_result.return_code == exit_code
         assert said in response.run_result.stdout + response.run_result.stderr
+
+
+PYTEST_FILE = """import sys
+
+def add(a, b):
+    return a + b
+
+def test_add():
+    print("to stdout")
+    assert add(2, 3) == OP
+"""
+
+
+@pytest.mark.parametrize(
+    ("expected", "status", "return_code", "said"),
+    [
+        ("5", RunStatus.Success, 0, "1 passed"),
+        ("6", RunStatus.Failed, 1, "1 failed"),
+        ("undefined_name", RunStatus.Failed, 1, "NameError"),
+    ],
+)
+def test_pytest_runs_the_file_as_pytest_does(server, expected, status, return_code, said):
+    """SandboxFusion's ``pytest``: the code is a test file, run as ``pytest f.py``: its
+    report on stdout, and pytest's exit status the run's (0 passed, 1 failed)."""
+    request = RunCodeRequest(code=PYTEST_FILE.replace("OP", expected), language="pytest",
+                             run_timeout=20)  # fmt: skip
+    response = run_code(request, endpoint=server.url, max_attempts=1, client_timeout=120)
+    assert response.status == status, response
+    assert response.compile_result is None
+    assert response.run_result.return_code == return_code
+    assert said in response.run_result.stdout and "test_code.py" in response.run_result.stdout
+
+
+def test_pytest_exit_statuses_are_pytests(server):
+    """No test collected: 5; a file that does not import: 2 (collection interrupted)."""
+    for code, return_code in (("x = 1\n", 5), ("import no_such_module\n", 2)):
+        request = RunCodeRequest(code=code, language="pytest", run_timeout=20)
+        response = run_code(request, endpoint=server.url, max_attempts=1, client_timeout=120)
+        assert response.run_result.return_code == return_code, response
 
 
 def _run_cpp(server, code: str, stdin: str = "", timeout: float = 5):
