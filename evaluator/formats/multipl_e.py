@@ -12,7 +12,8 @@ judge ``exit``; their tests end a wrong program with a failure status): ``g++ -s
 (C++), ``go test`` (``go_test``), ``node`` (JavaScript), ``lua`` (luaunit), ``php``, ``perl``
 (Test::Deep; also failing when ``ERROR`` is printed: the judge ``no_error``), ``python3``,
 ``ruby`` (test/unit), ``racket`` (rackunit; also failing when anything is written on
-stderr, where rackunit reports and racket still exits 0: the judge ``quiet_stderr``), ``rustc`` with its default edition, 2015 (``rust``, no ``-O``), ``tsc
+stderr, where rackunit reports and racket still exits 0: the judge ``quiet_stderr``),
+``scalac`` then ``scala`` (stderr empty too), ``rustc`` with its default edition, 2015 (``rust``, no ``-O``), ``tsc
 --target esnext`` (a type error fails) then ``node``, Java compiled and run with
 assertions on and javatuples on the class path (``java_assert``), and D's ``rdmd -unittest``
 as gdc builds it (``d_unittest``: ``gdc -funittest``, Debian has no DMD). A sample is the completion
@@ -20,8 +21,7 @@ as gdc builds it (``d_unittest``: ``gdc -funittest``, Debian has no DMD). A samp
 prompt; it is not cut at the stop tokens (their generation cuts; their evaluation joins the
 text as it is).
 
-A problem in a language not graded here (C#, Elixir, Haskell, Julia, OCaml, R, Scala, Bash,
-Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
+A problem in a language not graded here (C#, Elixir, Haskell, Julia, OCaml, R, Bash, Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
 MultiPL-E's licence forbids using its prompts as training data: tests and benchmarks only."""
 
 from __future__ import annotations
@@ -52,16 +52,18 @@ LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
     "rb": ("ruby", None),
     "rkt": ("racket", None),
     "rs": ("rust", ["--edition=2015"]),
+    "scala": ("scala", None),
     "ts": ("typescript", ["--target", "esnext", "--module", "commonjs", "--skipLibCheck"]),
 }
 # Languages MultiPL-E has and no module here runs: the name their programs are graded as
 # (UNSUPPORTED, naming it).
 NOT_GRADED = {"cs": "csharp", "elixir": "elixir", "hs": "haskell", "jl": "julia",
-              "ml": "ocaml", "r": "r", "scala": "scala", "sh": "bash",
+              "ml": "ocaml", "r": "r", "sh": "bash",
               "swift": "swift"}  # fmt: skip
 JUDGES = {
     "perl": "no_error",  # eval_pl.py: "ERROR" in stdout or stderr fails
     "racket": "quiet_stderr",  # eval_rkt.py: rackunit reports on stderr, racket exits 0
+    "scala": "quiet_stderr",  # eval_scala.py: a clean exit with stderr empty
 }
 TIME_LIMIT = 10.0  # seconds of CPU (their evaluators allow 5 to 15 s of wall time a step)
 

@@ -4,7 +4,7 @@ Each module of this package that defines ``LANGUAGE`` (a :class:`~.base.Language
 language: ``python`` (the sandbox runs it itself); ``cpp``, ``c``, ``rust``, ``go`` and ``d``
 (built into one native program file, :mod:`.native`), and ``go_test``, ``rust_test`` and
 ``d_unittest`` (test files, built into their test binary); ``java``, ``java_assert``,
-``junit``, ``typescript`` and ``verilog`` (built, then run on an installed runtime); ``javascript``,
+``junit``, ``scala``, ``typescript`` and ``verilog`` (built, then run on an installed runtime); ``javascript``,
 ``perl``, ``ruby``, ``php``, ``lua`` and ``racket`` (a runtime runs the source,
 :mod:`.script`). Another language is one more module and its tests (``docs/languages.md``);
 nothing else names the languages. Lookups::
@@ -107,14 +107,17 @@ def program_language(stated: str | Language | None = None, fence: str | None = N
 def runtimes() -> dict[str, list[str]]:
     """The installed runtimes of the languages that run on one (node, java), each with the
     files it reads beyond the system's libraries: what a sandbox pool that grades them is
-    started with (``SandboxPool(runtimes=runtimes())``). A runtime not installed is left
-    out (its programs are then refused, naming what to install)."""
+    started with (``SandboxPool(runtimes=runtimes())``). Languages sharing a runtime (Java,
+    JUnit, Scala on the JVM) each add what they read. A runtime not installed is left out
+    (its programs are then refused, naming what to install)."""
     found: dict[str, list[str]] = {}
     for language in languages().values():
         try:
             path = language.runtime()
+            reads = language.runtime_reads if path is not None else ()
         except OSError:
             continue
         if path is not None:
-            found[path] = list(language.runtime_reads)
+            known = found.setdefault(path, [])
+            known += [read for read in reads if read not in known]
     return found

@@ -37,7 +37,7 @@ _PUBLIC_CLASS = re.compile(rf"\bpublic\s+(?:(?:final|abstract|strictfp)\s+)*clas
 _CLASS = re.compile(rf"\b(?:class|interface|enum|record)\s+({_IDENT})")
 _MAIN = re.compile(r"\bvoid\s+main\s*\(")
 _PACKAGE_LINE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)  # Java's and Scala's
 
 
 class Java(Language):
@@ -109,7 +109,7 @@ def main_class(source: str) -> tuple[str | None, str]:
     """The source's public class (None: it has none) and the class the run starts from,
     with its package: the public class, else the class declaring ``main`` (the last one
     declared before it), else ``Main``."""
-    text = _COMMENTS.sub(" ", source)
+    text = COMMENTS.sub(" ", source)
     public = _PUBLIC_CLASS.search(text)
     if public is not None:
         entry = public.group(1)

@@ -267,7 +267,7 @@ def humaneval_x(src: Path, out: Path) -> list[tuple[str, int, str]]:
 # here, and one in a language that is not (Bash).
 MULTIPL_E_FIRST = 2
 MULTIPL_E_LANGUAGES = ("cpp", "d", "go", "java", "js", "lua", "php", "pl", "py", "rb", "rkt", "rs",
-                       "ts")  # fmt: skip
+                       "scala", "ts")  # fmt: skip
 MULTIPL_E_NOT_GRADED = ("sh",)
 
 

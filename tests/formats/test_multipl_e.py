@@ -1,9 +1,9 @@
 """MultiPL-E read as it ships (``tests/data/multipl_e``: HumanEval's first problems in every
 language graded here, and one in Bash) and graded as its ``eval_<lang>.py`` runs each
-language: a right completion of ``has_close_elements`` passes in all thirteen, a wrong one
+language: a right completion of ``has_close_elements`` passes in all fourteen, a wrong one
 ("always false") fails (Java's asserts count: ``java -ea``; D's ``unittest`` blocks,
 ``gdc -funittest``), Rust builds with its default edition (2015), Perl's ``ERROR`` rule
-and Racket's stderr rule hold, and a language not graded here is ``UNSUPPORTED``, per sample."""
+and Racket's and Scala's stderr rule hold, and a language not graded here is ``UNSUPPORTED``, per sample."""
 
 from __future__ import annotations
 
@@ -80,6 +80,9 @@ RIGHT = {
         "            if (numbers[i] - numbers[j]).abs() < threshold {\n"
         "                return true;\n            }\n        }\n    }\n    false\n"
     ),
+    "scala": (
+        "        numbers.combinations(2).exists { case List(a, b) => (a - b).abs < threshold }\n"
+    ),
 }
 RIGHT["ts"] = RIGHT["js"]
 WRONG = {
@@ -96,10 +99,12 @@ WRONG = {
     "rb": "  false\nend\n\n",
     "rkt": "  #f)\n\n",
     "rs": "    false\n",
+    "scala": "        false\n",
 }
 LANGUAGES = {"cpp": "cpp", "d": "d_unittest", "go": "go_test", "java": "java_assert",
              "js": "javascript", "lua": "lua", "php": "php", "pl": "perl", "py": "python",
-             "rb": "ruby", "rkt": "racket", "rs": "rust", "ts": "typescript"}  # fmt: skip
+             "rb": "ruby", "rkt": "racket", "rs": "rust", "scala": "scala",
+             "ts": "typescript"}  # fmt: skip
 
 
 def _problem(data_dir, tag: str):
@@ -145,6 +150,14 @@ def test_racket_fails_a_run_that_writes_on_stderr_as_their_rule_does(data_dir, l
     assert result.verdict is Verdict.WA and "FAILURE" in result.message, result
     chatty = '  (displayln "to stdout")\n' + RIGHT["rkt"]
     assert languages_grader.grade(problem, chatty, "racket").verdict is Verdict.AC
+
+
+def test_scala_fails_a_clean_exit_that_wrote_on_stderr(data_dir, languages_grader):
+    problem = _problem(data_dir, "scala")
+    assert problem.judge == "quiet_stderr"
+    noisy = '        System.err.println("debug")\n' + RIGHT["scala"]
+    result = languages_grader.grade(problem, noisy, "scala")
+    assert result.verdict is Verdict.WA and "'debug' on stderr" in result.message, result
 
 
 def _grade_cli(problems, rows, tmp_path) -> dict:

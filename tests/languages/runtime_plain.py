@@ -1,5 +1,5 @@
-"""The reference run of a Java, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, Racket, C, Rust,
-Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
+"""The reference run of a Java, Scala, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, Racket, C,
+Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
 
 The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
 rustc with the documented flags and none of the grader's own units; JavaScript needs no
@@ -24,6 +24,7 @@ from evaluator.harness.outcome import failure
 from evaluator.languages import Build, Language, get_language
 from evaluator.languages.java import main_class
 from evaluator.languages.native import NativeLanguage
+from evaluator.languages.scala import entry_object
 from evaluator.languages.script import ScriptLanguage
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader
@@ -71,6 +72,14 @@ def _build_typescript(language, source: str, where: str) -> bool:
     return subprocess.run(command, cwd=where, capture_output=True, timeout=120).returncode == 0
 
 
+def _build_scala(language, source: str, where: str) -> Build | None:
+    """``scalac -encoding UTF-8 -d <dir> main.scala`` (the distribution's script)."""
+    Path(where, "main.scala").write_text(source)
+    command = [language.compiler, "-encoding", "UTF-8", "-d", where, "main.scala"]
+    done = subprocess.run(command, cwd=where, capture_output=True, timeout=300)
+    return Build(None, files={}, entry=entry_object(source)) if done.returncode == 0 else None
+
+
 def _build_verilog(language, source: str, where: str) -> bool:
     """``iverilog <flags> -o test.vvp main.sv``, as SandboxFusion builds: whether it built."""
     Path(where, "main.sv").write_text(source)
@@ -101,6 +110,10 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
             if not _build_typescript(language, source, where):
                 return Outcome("CE")
             build = Build(None, files={})
+        elif language.name == "scala":
+            build = _build_scala(language, source, where)
+            if build is None:
+                return Outcome("CE")
         elif language.name == "verilog":
             if not _build_verilog(language, source, where):
                 return Outcome("CE")

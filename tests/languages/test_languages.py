@@ -23,8 +23,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 def test_the_languages_are_the_modules_that_define_one():
     names = ["c", "cpp", "d", "d_unittest", "go", "go_test", "java", "java_assert", "javascript", "junit",
-             "lua", "perl", "php", "python", "racket", "ruby", "rust", "rust_test", "typescript",
-             "verilog"]  # fmt: skip
+             "lua", "perl", "php", "python", "racket", "ruby", "rust", "rust_test", "scala",
+             "typescript", "verilog"]  # fmt: skip
     assert list(languages()) == names
     assert DEFAULT_LANGUAGE == "python" and get_language(None).name == "python"
 
@@ -58,7 +58,7 @@ def test_get_language_by_name_or_tag(text, name):
 
 def test_unknown_languages_say_which_are_known():
     known = (r"\(known: c, cpp, d, d_unittest, go, go_test, java, java_assert, javascript, junit, lua, "
-             r"perl, php, python, racket, ruby, rust, rust_test, typescript, verilog\)")  # fmt: skip
+             r"perl, php, python, racket, ruby, rust, rust_test, scala, typescript, verilog\)")  # fmt: skip
     with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):
         get_language("cobol")
     with pytest.raises(ValueError):
@@ -101,3 +101,19 @@ def test_flags_parse_from_a_list_or_a_shell_string():
     for bad in (3, [1], "unterminated 'quote"):
         with pytest.raises(ValueError):
             parse_flags(bad, "the flags")
+
+
+def test_languages_sharing_a_runtime_each_add_what_they_read():
+    """Java, java_assert, JUnit and Scala all run on the JVM: the pool's JVM may read every
+    one's files (the last language's alone would leave the others' jars unreadable)."""
+    from evaluator.languages import get_language, runtimes
+
+    java = get_language("java").runtime()
+    reads = runtimes()[java]
+    for name in ("java", "java_assert", "junit", "scala"):
+        try:
+            wanted = get_language(name).runtime_reads
+        except OSError:  # that language's toolchain is not installed here
+            continue
+        assert set(wanted) <= set(reads), name
+    assert len(reads) == len(set(reads))

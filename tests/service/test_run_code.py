@@ -97,7 +97,7 @@ def test_an_output_flood_is_stopped(server):
     assert 0 < len(result.stdout) <= 65 << 20 and set(result.stdout) <= {"x", "\n"}
 
 
-@pytest.mark.parametrize("language", ["bash", "scala"])
+@pytest.mark.parametrize("language", ["bash", "csharp"])
 def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     import requests
 
@@ -107,7 +107,7 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     assert "not supported" in answer["message"] and answer["run_result"] is None
     served = (
         "(D_ut, cpp, go, go_test, java, junit, lua, nodejs, perl, php, pytest, python, racket, "
-        "ruby, rust, typescript, verilog)"
+        "ruby, rust, scala, typescript, verilog)"
     )
     assert served in answer["message"]
 
@@ -141,6 +141,11 @@ endmodule
         ("lua", 'local x, y = io.read("n", "n")\nprint(x OP y)', False),
         ("racket", "#lang racket\n(displayln (OP (read) (read)))", False),
         ("verilog", VERILOG_SUM, True),
+        (
+            "scala",
+            "object Main extends App { val Array(x, y) = io.StdIn.readLine().split(' ').map(_.toInt); println(x OP y) }",
+            True,
+        ),
     ],
 )
 def test_other_languages_are_served(server, language, code, compiled):
