@@ -185,10 +185,15 @@ def parse_run_code(body: Any) -> RunCode:
     )
 
 
+# Tags whose runner differs from our language of that name: SandboxFusion's ``run_java``
+# compiles with javatuples on the class path and runs ``java -ea`` (its asserts checked),
+# our ``java_assert``; a ``pytest`` file is a Python program (:func:`fusion_source`).
+RUN_AS = {"java": "java_assert", **{tag: "python" for tag in PYTHON_PROGRAMS}}
+
+
 def run_language(tag: str) -> str:
-    """The language of ours a served tag runs as (``pytest``: Python, its program made by
-    :func:`fusion_source`)."""
-    return "python" if tag in PYTHON_PROGRAMS else tag
+    """The language of ours a served tag runs as (:data:`RUN_AS`, else the tag's own)."""
+    return RUN_AS.get(tag, tag)
 
 
 def unsupported_language(language: str) -> dict[str, Any]:

@@ -211,6 +211,7 @@ SLOW_CPP = (
 )
 
 
+JAVA_MAIN = "public class Main {{ public static void main(String[] a) {{ {body} }} }}\n"
 JUNIT = (
     "{package}\nimport org.junit.jupiter.api.Test;\n{imports}\n"
     "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
@@ -393,6 +394,57 @@ CASES: list[dict] = [
         "source": f"{MAJOR} run_pytest (NamedTemporaryFile(suffix='.py'): tmpXXXXXXXX.py)",
         "deviation": "pytest-run",
         "ours": {"json.status": "Failed", "json.run_result.return_code": 1},
+    },
+    {
+        "id": "java-asserts-checked",
+        "body": _run(
+            code=JAVA_MAIN.format(body="assert 1 + 1 == 3;"), language="java", compile_timeout=60
+        ),  # fmt: skip
+        "theirs": {"json.status": "Failed", "json.run_result.return_code": 1},
+        "source": f"{MAJOR} run_java (java -cp .:javatuples-1.2.jar -ea Main)",
+    },
+    {
+        "id": "java-javatuples",
+        "body": _run(
+            code="import org.javatuples.Pair;\n"
+            + JAVA_MAIN.format(body='System.out.println(Pair.with(1, "a"));'),
+            language="java",
+            compile_timeout=60,
+        ),  # fmt: skip
+        "theirs": {"json.status": "Success", "json.run_result.stdout": "[1, a]\n"},
+        "source": f"{MAJOR} run_java (javatuples-1.2.jar on the class path)",
+    },
+    {
+        "id": "java-public-class-not-main",
+        "body": _run(
+            code=JAVA_MAIN.format(body="").replace("class Main", "class Solution"),
+            language="java",
+            compile_timeout=60,
+        ),  # fmt: skip
+        "theirs": {"json.status": "Failed", "json.compile_result.return_code": 1},
+        "source": f"{MAJOR} run_java (the source is always Main.java: javac refuses it)",
+        "deviation": "java-file-name",
+        "ours": {"json.status": "Success", "json.compile_result.return_code": 0},
+    },
+    {
+        "id": "nodejs-packages",
+        "body": _run(code='console.log(require("lodash").sum([1, 2]));', language="nodejs"),
+        "theirs": {"json.status": "Success", "json.run_result.stdout": "3\n"},
+        "source": f"{MAJOR} run_nodejs (runtime/node/node_modules linked in: lodash, js-md5...)",
+        "deviation": "nodejs-packages",
+        "ours": {"json.status": "Failed", "json.run_result.return_code": 1},
+    },
+    {
+        "id": "typescript-type-error",
+        "body": _run(
+            code='const x: number = "s" as any as string;\nconsole.log(x);',
+            language="typescript",
+            compile_timeout=60,
+        ),  # fmt: skip
+        "theirs": {"json.status": "Success", "json.run_result.stdout": "s\n"},
+        "source": f"{MAJOR} run_typescript (tsx: types stripped, not checked)",
+        "deviation": "typescript-types",
+        "ours": {"json.status": "Failed", "json.compile_result.return_code": 1},
     },
     {
         "id": "php-tag-added",
