@@ -64,6 +64,16 @@ if ! command -v tsc >/dev/null || [ ! -d "$(npm root -g)/@types/node" ]; then
     echo "setup.sh: installing from npm: typescript @types/node"
     as_root npm install -g --silent typescript @types/node
 fi
+# JavaScript programs' packages (evaluator/languages/javascript.py: PACKAGES), as SandboxFusion's
+# and HumanEval-X's environments give them
+js_packages=(lodash js-md5 seedrandom random-seed)
+for package in "${js_packages[@]}"; do
+    if [ ! -d "$(npm root -g)/$package" ]; then
+        echo "setup.sh: installing from npm: ${js_packages[*]}"
+        as_root npm install -g --silent "${js_packages[@]}"
+        break
+    fi
+done
 
 python -m pip install -q --upgrade pip
 # torch first, pinned: the local CPU wheel (any other torch spec pulls a multi-GB CUDA build)

@@ -49,6 +49,7 @@ def build_program_job(problem: Problem, build: Build, language: Language, limits
         program_files=dict(build.files or {}),
         argv=language.argv(build, limits.memory_limit),
         memory_marks=list(language.memory_marks),
+        program_environment=language.run_environment(),
         input_file=problem.input_file,
         output_file=problem.output_file,
     )

@@ -235,6 +235,11 @@ class Language:
         of ``memory_mb`` (a VM's heap flag)."""
         raise NotImplementedError(f"{self.name} has no program file")
 
+    def run_environment(self) -> dict[str, str]:
+        """Variables its programs run with beside a child's own (``Job.program_environment``:
+        node's ``NODE_PATH`` to the packages a judge's environment ships); none by default."""
+        return {}
+
     def runtime(self) -> str | None:
         """The installed runtime's absolute path (the file its programs' exec reaches), or
         None for a language whose build makes the program file. Raises ``OSError`` naming

@@ -80,6 +80,9 @@ class TypeScript(Language):
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
         return JAVASCRIPT.argv(build, memory_mb)
 
+    def run_environment(self) -> dict[str, str]:
+        return JAVASCRIPT.run_environment()  # node runs the output, as JavaScript
+
     # tsc runs on node, which reads its OpenSSL configuration; the package and its types
     # lie under /usr/lib (the system's toolchain)
     toolchain_paths = JAVASCRIPT.runtime_reads

@@ -7,6 +7,7 @@ import base64
 import binascii
 import json
 import os
+import re
 import signal
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
@@ -14,6 +15,8 @@ from typing import Any
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 from evaluator.sandbox.files import is_plain_name, is_relative_path
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Isolation(StrEnum):
@@ -157,6 +160,10 @@ class Job:
     # What the runtime prints on stderr when the program ran out of the memory it was
     # given (a JVM's ``java.lang.OutOfMemoryError``): such a test hit the memory limit.
     memory_marks: list[str] = field(default_factory=list)
+    # Variables a program file or runtime gets beside a child's own environment (node's
+    # ``NODE_PATH``): the grader's, never a dataset's (the language says them). Names of
+    # letters, digits and ``_``; values without NUL.
+    program_environment: dict[str, str] = field(default_factory=dict)
     # Files in the program's working directory (its run directory), for STDIN jobs: with
     # ``input_file`` each test's input is that file, written before the program starts, and
     # stdin is empty; with ``output_file`` that file's bytes, read after the program ends, are
@@ -186,7 +193,17 @@ class Job:
 
     def _check_runtime(self) -> None:
         """A runtime job: an absolute runtime path, its staged files relative paths, a stdin
-        job, no program file beside it."""
+        job, no program file beside it; a program's environment only for a program."""
+        if self.program_environment:
+            if self.runtime is None and self.executable is None:
+                raise ValueError("a job's program environment is for a program file or runtime")
+            for name, value in self.program_environment.items():
+                if (
+                    not _ENV_NAME.fullmatch(str(name))
+                    or not isinstance(value, str)
+                    or "\0" in value
+                ):
+                    raise ValueError(f"not an environment variable: {name!r}={value!r}")
         if self.runtime is None:
             if self.program_files:
                 raise ValueError("a job's program files are for a runtime (Job.runtime)")
@@ -227,6 +244,7 @@ class Job:
                 },
                 "argv": list(self.argv),
                 "memory_marks": list(self.memory_marks),
+                "program_environment": dict(self.program_environment),
                 **files,
             }
         return {
@@ -274,6 +292,7 @@ class Job:
                 program_files={p: base64.b64decode(d, validate=True) for p, d in staged.items()},
                 argv=list(wire["argv"]),
                 memory_marks=list(wire.get("memory_marks", [])),
+                program_environment=dict(wire.get("program_environment") or {}),
                 **common,
             )
         names = wire.get("names") or {}

@@ -408,7 +408,8 @@ class Server:
         if executable is None:
             child = self._spawn(_brief(job, "run", count=1), fds, heavy=job["heavy"])
         else:
-            brief = {"role": "exec", "limits": limits, "argv": job["argv"]}
+            brief = {"role": "exec", "limits": limits, "argv": job["argv"],
+                     "env": job.get("program_environment") or {}}  # fmt: skip
             child = self._spawn(brief, fds, (executable,))
         start_wall = time.monotonic()
         # The test ends when the child has exited: a report counts only then, and only from

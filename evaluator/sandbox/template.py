@@ -424,9 +424,9 @@ class Template:
         """Become the job's program file (a compiled binary), confined as every child is:
         fds 0-2 the test's memfds, the program's limits (:func:`_program_rlimits`), Landlock,
         no capabilities, the profile's seccomp filter with this one exec allowed; a plain
-        run's signal dispositions and environment. The server reads the verdict from the
-        exit status and the memfds; the report channel closes at the exec and only says
-        why, when the exec fails. Never returns."""
+        run's signal dispositions and environment (with the job's ``program_environment``).
+        The server reads the verdict from the exit status and the memfds; the report
+        channel closes at the exec and only says why, when the exec fails. Never returns."""
         os.dup2(layout.at(1), kernel.PROGRAM_FD, inheritable=False)  # closed by the exec
         for fd in (0, 1, 2):  # shared with the server, where the last test left them
             os.lseek(fd, 0, os.SEEK_SET)
@@ -447,7 +447,8 @@ class Template:
                 listener = kernel.load_seccomp_listener(self.exec_bpf)
                 _thread.start_new_thread(kernel.let_one_call_through, (listener, os.getpid()))
             _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
-            kernel.execveat(kernel.PROGRAM_FD, list(brief["argv"]), dict(os.environ))
+            environment = {**os.environ, **(brief.get("env") or {})}  # the job's additions
+            kernel.execveat(kernel.PROGRAM_FD, list(brief["argv"]), environment)
         except OSError as exc:  # the sandbox's fault (a noexec mount, a foreign binary)
             report = {"status": "not_started", "exception": f"{type(exc).__name__}: {exc}"}
             try:

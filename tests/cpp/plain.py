@@ -167,10 +167,12 @@ def run_binary(
     limits: Limits = LIMITS,
     stack: int | None = None,
     argv: list[str] | None = None,
+    environment: dict[str, str] | None = None,
 ) -> RunResult:
     """``./solution < input > output`` in ``where`` under the judge's limits (``stack``:
     bytes of stack instead of the memory limit's; ``argv``: another command, a runtime's
-    ``node main.js``, its first item found on the system's PATH)."""
+    ``node main.js``, its first item found on the system's PATH; ``environment``: variables
+    beside a sandbox child's, a language's ``run_environment``)."""
     Path(where, "input").write_bytes(stdin)
     paths = {name: os.path.join(where, name) for name in ("input", "output", "errors")}
     read_end, write_end = os.pipe()
@@ -183,7 +185,8 @@ def run_binary(
         start = time.monotonic()
         process = subprocess.Popen(
             _launcher(limits, stack, write_end, argv or ["./solution"]), cwd=where, stdin=fd0, stdout=fd1, stderr=fd2,
-            env=child_environment(where), start_new_session=True, pass_fds=(write_end,),
+            env={**child_environment(where), **(environment or {})}, start_new_session=True,
+            pass_fds=(write_end,),
         )  # fmt: skip
         os.close(write_end)
         program = int(report.readline() or 0)

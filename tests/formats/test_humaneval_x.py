@@ -2,8 +2,9 @@
 JavaScript and Python, and the tasks whose canonical solutions fail here) and graded as its
 authors' evaluation joins and runs each language: the canonical solutions pass, wrong ones
 fail by each language's rule, and the few that fail in a plain run fail here for the same
-reason (the environment's: Boost is not installed, nor js-md5; the dataset's: JavaScript/112's
-canonical solution fails its own asserts)."""
+reason (the environment's: Boost is not installed; the dataset's: JavaScript/112's canonical
+solution fails its own asserts). JavaScript/162 requires js-md5, which their environment and
+ours install (``setup.sh``: npm's global folder, node's ``NODE_PATH``), and passes."""
 
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ FILES = {"cpp": "cpp", "java": "java", "javascript": "js", "python": "python", "
 FAILS_PLAINLY = {
     "CPP/22": (Verdict.CE, "boost/any.hpp: No such file or directory"),
     "JavaScript/112": (Verdict.WA, "printed 'Assertion failed'"),
-    "JavaScript/162": (Verdict.RE, "exit status 1"),
     "Rust/50": (Verdict.CE, "SampleRange"),  # its test calls rand 0.4's gen_range(0, 2)
 }
 # A wrong answer to task 0 (has_close_elements: "always false") in each language.
@@ -64,6 +64,14 @@ def test_canonical_solutions_pass_and_a_wrong_one_fails(data_dir, languages_grad
     wrong, verdict = WRONG_0[language]
     result = languages_grader.grade(problems[0], wrong, language)
     assert result.verdict is verdict, result
+
+
+def test_the_md5_task_requires_js_md5_as_their_environment_gives_it(data_dir, languages_grader):
+    [problem] = [p for p in read_problems(data_dir / "humaneval_x/humaneval_js.jsonl.gz")
+                 if p.id == "JavaScript/162"]  # fmt: skip
+    canonical = problem.metadata["canonical_solution"]
+    assert "require('js-md5')" in canonical
+    assert languages_grader.grade(problem, canonical, "javascript").verdict is Verdict.AC
 
 
 def test_md5_task_links_openssl_as_their_build_does(data_dir, languages_grader):

@@ -9,6 +9,12 @@ from tests.languages.runtime_plain import SUM_INPUT, conformance_test
 
 CASES = [
     (
+        "packages_from_npm",
+        'const _ = require("lodash"), md5 = require("js-md5"), seed = require("seedrandom");\n'
+        'console.log(_.chunk([1, 2, 3], 2), md5("abc"), seed("x")() === seed("x")());',
+        b"",
+    ),
+    (
         "read_all_fd0",
         """
 const lines = require("fs").readFileSync(0, "utf8").trim().split("\\n");

@@ -129,7 +129,7 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
         argv = [
             part.replace("{program}", where) for part in language.argv(build, limits.memory_limit)
         ]
-        run = run_binary(where, stdin, limits, argv=argv)
+        run = run_binary(where, stdin, limits, argv=argv, environment=language.run_environment())
         if run.limit is None and any(m.encode() in run.stderr for m in language.memory_marks):
             run = replace(run, limit=LimitHit.MEMORY)
         return outcome_of(run)

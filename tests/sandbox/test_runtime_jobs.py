@@ -73,6 +73,16 @@ def test_a_runtime_the_pool_was_not_given_is_not_started(node_pool):
     assert "/usr/bin/perl" in runs[0].exception and "not one of this pool's" in runs[0].exception
 
 
+def test_a_runtime_gets_the_jobs_environment_beside_its_own(node_pool):
+    """``Job.program_environment`` reaches the program (node's ``NODE_PATH``, say), added to
+    a child's own variables; a job without one gets those alone, and another job's never."""
+    script = 'console.log(process.env.MC_PROBE || "unset", typeof process.env.PATH);'
+    job = _node(script, [""])
+    job.program_environment = {"MC_PROBE": "given"}
+    assert node_pool.run(job).runs[0].stdout == b"given string\n"
+    assert node_pool.run(_node(script, [""])).runs[0].stdout == b"unset string\n"
+
+
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
@@ -80,6 +90,9 @@ def test_a_runtime_the_pool_was_not_given_is_not_started(node_pool):
         ({"program_files": {"a.js": b""}}, "for a runtime"),
         ({"runtime": "/usr/bin/node", "executable": b"\x7fELF"}, "not both"),
         ({"runtime": "/usr/bin/node", "program_files": {"../a.js": b""}}, "relative path"),
+        ({"program_environment": {"A": "1"}}, "for a program file or runtime"),
+        ({"runtime": "/usr/bin/node", "program_environment": {"A=B": "1"}}, "not an environment"),
+        ({"runtime": "/usr/bin/node", "program_environment": {"A": "x\0y"}}, "not an environment"),
     ],
 )
 def test_a_runtime_job_is_checked(fields, message):

@@ -94,6 +94,7 @@ WIRE_JOBS = [
         program_files={"main.js": b"console.log(1)", "lib/a.js": b"\x00"},
         argv=["node", "{program}/main.js"],
         memory_marks=["heap out of memory"],
+        program_environment={"NODE_PATH": "/usr/lib/node_modules"},
     ),
 ]
 

@@ -431,6 +431,15 @@ CASES: list[dict] = [
         "body": _run(code='console.log(require("lodash").sum([1, 2]));', language="nodejs"),
         "theirs": {"json.status": "Success", "json.run_result.stdout": "3\n"},
         "source": f"{MAJOR} run_nodejs (runtime/node/node_modules linked in: lodash, js-md5...)",
+    },
+    {
+        "id": "nodejs-browser-packages",
+        "body": _run(
+            code='const { JSDOM } = require("jsdom");\nconsole.log(typeof JSDOM);',
+            language="nodejs",
+        ),  # fmt: skip
+        "theirs": {"json.status": "Success", "json.run_result.stdout": "function\n"},
+        "source": f"{MAJOR} run_nodejs (its package.json: jsdom, @testing-library/dom, puppeteer)",
         "deviation": "nodejs-packages",
         "ours": {"json.status": "Failed", "json.run_result.return_code": 1},
     },
