@@ -9,6 +9,8 @@ bytes are the answer judged (the sandbox puts them in the run's ``stdout``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from evaluator.harness.environments import Environment
 from evaluator.languages import Build, Language
 from evaluator.problem import Problem, Verdict
@@ -36,8 +38,12 @@ def build_job(
 
 def build_program_job(problem: Problem, build: Build, language: Language, limits: Limits) -> Job:
     """A built program on every test's input, a fresh process per test (a program file runs
-    once per input, as a judge runs it); the verdict from its exit status and stdout."""
+    once per input, as a judge runs it); the verdict from its exit status and stdout. A
+    runtime that needs more open files than the limits give to start at all (R) gets
+    those (:attr:`~evaluator.languages.Language.open_files`)."""
     assert build.ok
+    if language.open_files > limits.open_files:
+        limits = replace(limits, open_files=language.open_files)
     return Job(
         code="",
         inputs=[t.input for t in problem.tests],

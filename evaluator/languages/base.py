@@ -160,6 +160,9 @@ class Language:
     # builder's optional prepared work is off, and fails as it failed (a ToolchainMissing:
     # the program is UNSUPPORTED) rather than build without it.
     needs_prepared: bool = False
+    # The open files its runtime needs to start at all, where the limits give fewer (R
+    # refuses to start below about 170; a shell gives 1024): its jobs get that many.
+    open_files: int = 0
 
     def version(self) -> str:
         """One line naming the toolchain or interpreter (for results and cache keys): what

@@ -1,6 +1,6 @@
 """MultiPL-E read as it ships (``tests/data/multipl_e``: HumanEval's first problems in every
 language graded here, and one in Bash) and graded as its ``eval_<lang>.py`` runs each
-language: a right completion of ``has_close_elements`` passes in all fourteen, a wrong one
+language: a right completion of ``has_close_elements`` passes in all fifteen, a wrong one
 ("always false") fails (Java's asserts count: ``java -ea``; D's ``unittest`` blocks,
 ``gdc -funittest``), Rust builds with its default edition (2015), Perl's ``ERROR`` rule
 and Racket's and Scala's stderr rule hold, and a language not graded here is ``UNSUPPORTED``, per sample."""
@@ -70,6 +70,9 @@ RIGHT = {
         "            if abs(numbers[i] - numbers[j]) < threshold:\n                return True\n"
         "    return False\n\n"
     ),
+    "r": (
+        "    d <- abs(outer(numbers, numbers, `-`))\n    any(d[upper.tri(d)] < threshold)\n}\n\n"
+    ),
     "rb": "  numbers.combination(2).any? { |a, b| (a - b).abs < threshold }\nend\n\n",
     "rkt": (
         "  (for*/or ([i (in-range (length numbers))] [j (in-range (add1 i) (length numbers))])\n"
@@ -96,13 +99,14 @@ WRONG = {
     "php": "    return false;\n}\n\n",
     "pl": '    return "";\n}\n\n',
     "py": "    return False\n\n",
+    "r": "    FALSE\n}\n\n",
     "rb": "  false\nend\n\n",
     "rkt": "  #f)\n\n",
     "rs": "    false\n",
     "scala": "        false\n",
 }
 LANGUAGES = {"cpp": "cpp", "d": "d_unittest", "go": "go_test", "java": "java_assert",
-             "js": "javascript", "lua": "lua", "php": "php", "pl": "perl", "py": "python",
+             "js": "javascript", "lua": "lua", "php": "php", "pl": "perl", "py": "python", "r": "r",
              "rb": "ruby", "rkt": "racket", "rs": "rust", "scala": "scala",
              "ts": "typescript"}  # fmt: skip
 

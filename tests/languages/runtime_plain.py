@@ -1,5 +1,5 @@
-"""The reference run of a Java, Scala, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, Racket, C,
-Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
+"""The reference run of a Java, Scala, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, Racket, R,
+C, Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
 
 The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
 rustc with the documented flags and none of the grader's own units; JavaScript needs no
@@ -129,7 +129,10 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
         argv = [
             part.replace("{program}", where) for part in language.argv(build, limits.memory_limit)
         ]
-        run = run_binary(where, stdin, limits, argv=argv, environment=language.run_environment())
+        environment = language.run_environment()
+        if language.name == "r":  # the command a judge types; the sandbox runs what it execs
+            argv, environment = ["Rscript", f"{where}/main.R"], {}
+        run = run_binary(where, stdin, limits, argv=argv, environment=environment)
         if run.limit is None and any(m.encode() in run.stderr for m in language.memory_marks):
             run = replace(run, limit=LimitHit.MEMORY)
         return outcome_of(run)

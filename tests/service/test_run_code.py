@@ -106,8 +106,8 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
     served = (
-        "(D_ut, cpp, go, go_test, java, junit, lua, nodejs, perl, php, pytest, python, racket, "
-        "ruby, rust, scala, typescript, verilog)"
+        "(D_ut, R, cpp, go, go_test, java, junit, lua, nodejs, perl, php, pytest, python, "
+        "racket, ruby, rust, scala, typescript, verilog)"
     )
     assert served in answer["message"]
 
@@ -141,6 +141,7 @@ endmodule
         ("lua", 'local x, y = io.read("n", "n")\nprint(x OP y)', False),
         ("racket", "#lang racket\n(displayln (OP (read) (read)))", False),
         ("verilog", VERILOG_SUM, True),
+        ("R", 'x <- scan(file("stdin"), quiet = TRUE)\ncat(x[1] OP x[2], "\\n", sep = "")', False),
         (
             "scala",
             "object Main extends App { val Array(x, y) = io.StdIn.readLine().split(' ').map(_.toInt); println(x OP y) }",
