@@ -11,7 +11,7 @@ their ``eval_<lang>.py`` runs it, and it passes when it exits 0 within its limit
 judge ``exit``; their tests end a wrong program with a failure status): ``g++ -std=c++17``
 (C++), ``go test`` (``go_test``), ``node`` (JavaScript), ``lua`` (luaunit), ``php``, ``perl``
 (Test::Deep; also failing when ``ERROR`` is printed: the judge ``no_error``), ``python3``,
-``Rscript`` (R),
+``Rscript`` (R), ``ocaml`` (the toplevel),
 ``ruby`` (test/unit), ``racket`` (rackunit; also failing when anything is written on
 stderr, where rackunit reports and racket still exits 0: the judge ``quiet_stderr``),
 ``scalac`` then ``scala`` (stderr empty too), ``rustc`` with its default edition, 2015 (``rust``, no ``-O``), ``tsc
@@ -22,7 +22,7 @@ as gdc builds it (``d_unittest``: ``gdc -funittest``, Debian has no DMD). A samp
 prompt; it is not cut at the stop tokens (their generation cuts; their evaluation joins the
 text as it is).
 
-A problem in a language not graded here (C#, Elixir, Haskell, Julia, OCaml, Bash, Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
+A problem in a language not graded here (C#, Elixir, Haskell, Julia, Bash, Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
 MultiPL-E's licence forbids using its prompts as training data: tests and benchmarks only."""
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
     "java": ("java_assert", None),
     "js": ("javascript", None),
     "lua": ("lua", None),
+    "ml": ("ocaml", None),
     "php": ("php", None),
     "pl": ("perl", None),
     "py": ("python", None),
@@ -60,7 +61,7 @@ LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
 # Languages MultiPL-E has and no module here runs: the name their programs are graded as
 # (UNSUPPORTED, naming it).
 NOT_GRADED = {"cs": "csharp", "elixir": "elixir", "hs": "haskell", "jl": "julia",
-              "ml": "ocaml", "sh": "bash",
+              "sh": "bash",
               "swift": "swift"}  # fmt: skip
 JUDGES = {
     "perl": "no_error",  # eval_pl.py: "ERROR" in stdout or stderr fails

@@ -4,9 +4,9 @@ Each module of this package that defines ``LANGUAGE`` (a :class:`~.base.Language
 language: ``python`` (the sandbox runs it itself); ``cpp``, ``c``, ``rust``, ``go`` and ``d``
 (built into one native program file, :mod:`.native`), and ``go_test``, ``rust_test`` and
 ``d_unittest`` (test files, built into their test binary); ``java``, ``java_assert``,
-``junit``, ``scala``, ``typescript`` and ``verilog`` (built, then run on an installed runtime); ``javascript``,
-``perl``, ``ruby``, ``php``, ``lua``, ``racket`` and ``r`` (a runtime runs the source,
-:mod:`.script`). Another language is one more module and its tests (``docs/languages.md``);
+``junit``, ``scala``, ``typescript`` and ``verilog`` (built, then run on an installed
+runtime); ``javascript``, ``perl``, ``ruby``, ``php``, ``lua``, ``racket``, ``r`` and
+``ocaml`` (a runtime runs the source, :mod:`.script`). Another language is one more module and its tests (``docs/languages.md``);
 nothing else names the languages. Lookups::
 
     get_language("c++")                  # by name, or by any code-fence tag it answers to

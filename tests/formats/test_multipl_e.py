@@ -1,6 +1,6 @@
 """MultiPL-E read as it ships (``tests/data/multipl_e``: HumanEval's first problems in every
 language graded here, and one in Bash) and graded as its ``eval_<lang>.py`` runs each
-language: a right completion of ``has_close_elements`` passes in all fifteen, a wrong one
+language: a right completion of ``has_close_elements`` passes in all sixteen, a wrong one
 ("always false") fails (Java's asserts count: ``java -ea``; D's ``unittest`` blocks,
 ``gdc -funittest``), Rust builds with its default edition (2015), Perl's ``ERROR`` rule
 and Racket's and Scala's stderr rule hold, and a language not graded here is ``UNSUPPORTED``, per sample."""
@@ -54,6 +54,12 @@ RIGHT = {
         "            if math.abs(numbers[i] - numbers[j]) < threshold then return true end\n"
         "        end\n    end\n    return false\nend\n\n"
     ),
+    "ml": (
+        "  let rec close = function\n"
+        "    | [] -> false\n"
+        "    | x :: rest -> List.exists (fun y -> abs_float (x -. y) < threshold) rest || close rest\n"
+        "  in close numbers\n"
+    ),
     "php": (
         "    $n = count($numbers);\n    for ($i = 0; $i < $n; $i++)\n"
         "        for ($j = $i + 1; $j < $n; $j++)\n"
@@ -96,6 +102,7 @@ WRONG = {
     "js": "  return false;\n}\n\n",
     "ts": "  return false;\n}\n\n",
     "lua": "    return false\nend\n\n",
+    "ml": "  ignore numbers; ignore threshold; false\n",
     "php": "    return false;\n}\n\n",
     "pl": '    return "";\n}\n\n',
     "py": "    return False\n\n",
@@ -106,9 +113,9 @@ WRONG = {
     "scala": "        false\n",
 }
 LANGUAGES = {"cpp": "cpp", "d": "d_unittest", "go": "go_test", "java": "java_assert",
-             "js": "javascript", "lua": "lua", "php": "php", "pl": "perl", "py": "python", "r": "r",
-             "rb": "ruby", "rkt": "racket", "rs": "rust", "scala": "scala",
-             "ts": "typescript"}  # fmt: skip
+             "js": "javascript", "lua": "lua", "ml": "ocaml", "php": "php", "pl": "perl",
+             "py": "python", "r": "r", "rb": "ruby", "rkt": "racket", "rs": "rust",
+             "scala": "scala", "ts": "typescript"}  # fmt: skip
 
 
 def _problem(data_dir, tag: str):

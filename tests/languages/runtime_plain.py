@@ -1,5 +1,5 @@
 """The reference run of a Java, Scala, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, Racket, R,
-C, Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
+OCaml, C, Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
 
 The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
 rustc with the documented flags and none of the grader's own units; JavaScript needs no
