@@ -6,7 +6,7 @@
 # Works as root without sudo (Docker images), and as a user with sudo. Debian's packages are
 # installed only when missing: Chromium and its driver (the report pages' browser tests), g++
 # (C++ programs), a JDK (Java programs), Node.js with npm (JavaScript and TypeScript), Go,
-# Perl, Ruby, PHP's CLI, Lua, gdc (D), Racket, Icarus Verilog, Scala, R and OCaml.
+# Perl, Ruby, PHP's CLI, Lua, gdc (D), Racket, Icarus Verilog, Scala, R, OCaml and GHC (Haskell).
 set -euo pipefail
 cd "$(dirname "$0")"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -40,6 +40,7 @@ command -v iverilog >/dev/null || missing+=(iverilog)
 command -v scalac >/dev/null || missing+=(scala)
 command -v Rscript >/dev/null || missing+=(r-base-core)
 command -v ocaml >/dev/null || missing+=(ocaml-nox)
+command -v ghc >/dev/null || missing+=(ghc)
 # Test files' libraries, from Debian's sources: testify for Go tests (go_test, HumanEval-X's
 # Go), the rand, regex and md5 crates for Rust tests (rust_test, HumanEval-X's Rust)
 [ -d /usr/share/gocode/src/github.com/stretchr/testify ] ||

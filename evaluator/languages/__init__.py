@@ -1,9 +1,9 @@
 """The language layer: one module per language (DMOJ's executors are the model).
 
 Each module of this package that defines ``LANGUAGE`` (a :class:`~.base.Language`) is a
-language: ``python`` (the sandbox runs it itself); ``cpp``, ``c``, ``rust``, ``go`` and ``d``
-(built into one native program file, :mod:`.native`), and ``go_test``, ``rust_test`` and
-``d_unittest`` (test files, built into their test binary); ``java``, ``java_assert``,
+language: ``python`` (the sandbox runs it itself); ``cpp``, ``c``, ``rust``, ``go``, ``d`` and
+``haskell`` (built into one native program file, :mod:`.native`), and ``go_test``,
+``rust_test`` and ``d_unittest`` (test files, built into their test binary); ``java``, ``java_assert``,
 ``junit``, ``scala``, ``typescript`` and ``verilog`` (built, then run on an installed
 runtime); ``javascript``, ``perl``, ``ruby``, ``php``, ``lua``, ``racket``, ``r`` and
 ``ocaml`` (a runtime runs the source, :mod:`.script`). Another language is one more module and its tests (``docs/languages.md``);

@@ -47,7 +47,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-__all__ = ["GCC", "GXX", "NO_FLAGS", "RUSTC", "TSC", "FlagRule"]
+__all__ = ["GCC", "GHC", "GXX", "NO_FLAGS", "RUSTC", "TSC", "FlagRule"]
 
 
 @dataclass(frozen=True)
@@ -220,3 +220,11 @@ TSC = FlagRule(
 library types it checks with; MultiPL-E's ``esnext``), CommonJS or Node's modules (what
 node runs), and stricter or lighter checking. ``--outDir``, ``--project``, ``--plugins``,
 ``--typeRoots`` and the rest are refused (they read or write other files)."""
+
+GHC = FlagRule(
+    single=("-O0", "-O", "-O1", "-O2"),
+    summary="allowed: -O0, -O, -O1, -O2",
+)
+"""What ghc takes from data: the optimisation level (MultiPL-E's ``runghc`` optimises nothing:
+``-O0``). ``-package-db``, ``-pgm*``, ``-F``, ``-e`` and the rest are refused (they read other
+files or run programs)."""

@@ -1,6 +1,6 @@
 """MultiPL-E read as it ships (``tests/data/multipl_e``: HumanEval's first problems in every
 language graded here, and one in Bash) and graded as its ``eval_<lang>.py`` runs each
-language: a right completion of ``has_close_elements`` passes in all sixteen, a wrong one
+language: a right completion of ``has_close_elements`` passes in all seventeen, a wrong one
 ("always false") fails (Java's asserts count: ``java -ea``; D's ``unittest`` blocks,
 ``gdc -funittest``), Rust builds with its default edition (2015), Perl's ``ERROR`` rule
 and Racket's and Scala's stderr rule hold, and a language not graded here is ``UNSUPPORTED``, per sample."""
@@ -36,6 +36,10 @@ RIGHT = {
         "    for i := range numbers {\n        for j := i + 1; j < len(numbers); j++ {\n"
         "            d := numbers[i] - numbers[j]\n            if d < 0 { d = -d }\n"
         "            if d < threshold { return true }\n        }\n    }\n    return false\n}\n\n"
+    ),
+    "hs": (
+        "  or [abs (a - b) < threshold | (i, a) <- zip [0 :: Int ..] numbers,\n"
+        "                                (j, b) <- zip [0 ..] numbers, i < j]\n"
     ),
     "java": (
         "        for (int i = 0; i < numbers.size(); i++)\n"
@@ -98,6 +102,7 @@ WRONG = {
     "cpp": "    return false;\n",
     "d": "{\n    return false;\n}\n\n",
     "go": "    return false\n}\n\n",
+    "hs": "  const (const False) numbers threshold\n",
     "java": "        return false;\n",
     "js": "  return false;\n}\n\n",
     "ts": "  return false;\n}\n\n",
@@ -112,7 +117,8 @@ WRONG = {
     "rs": "    false\n",
     "scala": "        false\n",
 }
-LANGUAGES = {"cpp": "cpp", "d": "d_unittest", "go": "go_test", "java": "java_assert",
+LANGUAGES = {"cpp": "cpp", "d": "d_unittest", "go": "go_test", "hs": "haskell",
+             "java": "java_assert",
              "js": "javascript", "lua": "lua", "ml": "ocaml", "php": "php", "pl": "perl",
              "py": "python", "r": "r", "rb": "ruby", "rkt": "racket", "rs": "rust",
              "scala": "scala", "ts": "typescript"}  # fmt: skip
