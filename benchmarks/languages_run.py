@@ -1,9 +1,9 @@
 """Per language: a test's cost in the sandbox against a plain run of the same program, and
 the build's cost, measured in one run (issue 52, item 5).
 
-For each installed language (C, C++, Rust, Go, Java, JavaScript, TypeScript) two stdin
-programs: ``trivial`` (sum a line of integers) and ``100ms`` (a loop of about 100 ms of CPU,
-then the sum). Each is built once by the grader's confined builder (its time is the
+For each installed language (C, C++, Rust, Go, Java, JavaScript, TypeScript, Scala, Racket,
+OCaml, Haskell, R) two stdin programs: ``trivial`` (sum a line of integers) and ``100ms`` (a
+loop of about 100 ms of CPU, then the sum; the interpreters loop fewer times). Each is built once by the grader's confined builder (its time is the
 ``build``; a second submit of the same source is the cache's ``hit``), and the same bytes
 are then run on ``--tests`` inputs both ways, one test at a time:
 
@@ -39,9 +39,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 from sandbox_overhead import cpu_between, snapshot_end, snapshot_start  # noqa: E402
 
+from evaluator.harness.stdio import build_program_job  # noqa: E402
 from evaluator.languages import Build, Language, get_language, runtimes  # noqa: E402
 from evaluator.languages.builds import Builder  # noqa: E402
-from evaluator.sandbox import Job, Limits, SandboxPool  # noqa: E402
+from evaluator.problem import Harness, Problem, TestCase  # noqa: E402
+from evaluator.sandbox import Limits, SandboxPool  # noqa: E402
 from evaluator.sandbox.reference import child_environment  # noqa: E402
 
 SPIN = 64_000_000  # loop iterations: about 100 ms of CPU in C; the slower runtimes more
@@ -79,14 +81,39 @@ PROGRAMS = {
         'const [a, b]: number[] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);'
         " console.log(a + b);"
     ),
+    "scala": (
+        "object Main { var sink = 0L; def main(z: Array[String]): Unit = { var x = 0L; var i = 0L;"
+        " while (i < SPIN) { x += i ^ (x >>> 3); i += 1 }; sink = x;"
+        " val Array(a, b) = scala.io.StdIn.readLine().trim.split(' ').map(_.toLong); println(a + b) } }"
+    ),
+    "racket": (
+        "#lang racket/base\n(define x (for/fold ([x 0]) ([i (in-range SPIN)]) (bitwise-and (+ x i) 65535)))\n"
+        "(displayln (+ (read) (read)))"
+    ),
+    "ocaml": (
+        "let () = let x = ref 0 in for i = 1 to SPIN do x := (!x + i) land 65535 done;\n"
+        '  Scanf.scanf " %d %d" (fun a b -> Printf.printf "%d\\n" (a + b))'
+    ),
+    "haskell": (
+        "import Data.List (foldl')\nmain :: IO ()\nmain = do\n"
+        "  let x = foldl' (\\a i -> (a + i) `mod` 65536) 0 [1 .. SPIN :: Int]\n"
+        "  [a, b] <- map read . words <$> getLine :: IO [Int]\n  x `seq` print (a + b)"
+    ),
+    "r": (
+        "x <- 0\nfor (i in seq_len(SPIN)) x <- (x + i) %% 65536\n"
+        'v <- scan(file("stdin"), quiet = TRUE)\ncat(v[1] + v[2], "\\n", sep = "")'
+    ),
 }
+# loop lengths where about 100 ms of CPU takes fewer iterations (interpreters)
+SPINS = {"racket": 8_000_000, "ocaml": 2_000_000, "r": 1_000_000}
 LIMITS = Limits(time_limit=10.0, memory_limit=512)
 
 
 def sources(language: str) -> dict[str, str]:
     """``trivial`` and ``100ms``: the same program without and with the loop."""
     text = PROGRAMS[language]
-    return {"trivial": text.replace("SPIN", "0"), "100ms": text.replace("SPIN", str(SPIN))}
+    spin = SPINS.get(language, SPIN)
+    return {"trivial": text.replace("SPIN", "0"), "100ms": text.replace("SPIN", str(spin))}
 
 
 def stage(language: Language, build: Build, where: str) -> list[str]:
@@ -104,15 +131,17 @@ def stage(language: Language, build: Build, where: str) -> list[str]:
     return [runtime, *argv[1:]] if runtime else argv
 
 
-def plain(argv: list[str], inputs: list[str]) -> tuple[float, float, list[bytes]]:
-    """Wall and CPU seconds per test of ``argv`` run plainly on each input; the outputs."""
+def plain(argv: list[str], inputs: list[str], environment: dict[str, str]):
+    """Wall and CPU seconds per test of ``argv`` run plainly on each input (with the
+    language's ``environment``); the outputs."""
     outputs = []
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     for text in inputs:
         with tempfile.TemporaryDirectory() as run_dir:
+            env = {**child_environment(run_dir), **environment}
             done = subprocess.run(argv, input=text.encode(), capture_output=True, cwd=run_dir,
-                                  env=child_environment(run_dir), check=False)  # fmt: skip
+                                  env=env, check=False)  # fmt: skip
             outputs.append(done.stdout)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -122,11 +151,8 @@ def plain(argv: list[str], inputs: list[str]) -> tuple[float, float, list[bytes]
 
 def sandboxed(pool: SandboxPool, language: Language, build: Build, inputs: list[str]):
     """Wall and whole-tree CPU seconds per test of the same build in the sandbox."""
-    job = Job(code="", inputs=inputs, limits=LIMITS, executable=build.binary,
-              runtime=None if build.binary is not None else language.runtime(),
-              program_files=dict(build.files or {}),
-              argv=language.argv(build, LIMITS.memory_limit),
-              memory_marks=list(language.memory_marks))  # fmt: skip
+    problem = Problem("bench", Harness.STDIN, [TestCase(text, "") for text in inputs])
+    job = build_program_job(problem, build, language, LIMITS)  # as a grader runs it
     start = snapshot_start()
     result = pool.run(job)
     end = snapshot_end()
@@ -149,7 +175,8 @@ def measure(language: Language, builder: Builder, pool: SandboxPool, tests: int)
         hit = time.perf_counter() - start
         with tempfile.TemporaryDirectory() as where:
             os.chmod(where, 0o755)
-            plain_wall, plain_cpu, plain_out = plain(stage(language, build, where), inputs)
+            argv = stage(language, build, where)
+            plain_wall, plain_cpu, plain_out = plain(argv, inputs, language.run_environment())
         box_wall, box_cpu, box_out = sandboxed(pool, language, build, inputs)
         if plain_out != expected or box_out != expected:
             sys.exit(f"{language.name} {name}: a wrong answer (plain {plain_out[:1]}, "
