@@ -18,8 +18,6 @@ from .script import ScriptLanguage
 
 __all__ = ["LANGUAGE", "OCaml"]
 
-TOPLEVEL = "/usr/bin/ocaml"
-
 
 class OCaml(ScriptLanguage):
     name = "ocaml"
@@ -27,12 +25,20 @@ class OCaml(ScriptLanguage):
     extensions = (".ml",)
     fence_tags = ("ocaml", "ml")
     runtime_name = "ocamlrun"
-    runtime_reads = (TOPLEVEL,)
     package = "ocaml-nox"
     script = "main.ml"
 
+    @property
+    def toplevel(self) -> str:
+        """The ``ocaml`` toplevel's bytecode file (links followed)."""
+        return find_tool("ocaml", self.title, self.package)
+
+    @property
+    def runtime_reads(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.toplevel,)
+
     def version_command(self) -> list[str]:
-        return [find_tool("ocaml", self.title, self.package), "-version"]
+        return [self.toplevel, "-version"]
 
     def version_line(self, printed: str) -> str:
         """``ocaml 4.13.1``, from ``The OCaml toplevel, version 4.13.1``."""
@@ -43,7 +49,7 @@ class OCaml(ScriptLanguage):
         return super().runtime()
 
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
-        return [self.runtime_name, TOPLEVEL, "{program}/" + self.script]
+        return [self.runtime_name, self.toplevel, "{program}/" + self.script]
 
 
 LANGUAGE = OCaml()

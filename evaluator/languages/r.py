@@ -18,7 +18,7 @@ import os
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build
+from .base import Build, ToolchainMissing
 from .script import ScriptLanguage
 
 __all__ = ["LANGUAGE", "R"]
@@ -44,6 +44,9 @@ class R(ScriptLanguage):
 
     def runtime(self) -> str | None:
         super().runtime()  # raises, naming the package, where R is not installed
+        if not os.access(R_EXECUTABLE, os.X_OK):  # an R not laid out as Debian's
+            raise ToolchainMissing(f"{R_EXECUTABLE} is not installed: {self.title} runs "
+                                   f"Debian's R (apt-get install {self.package})")  # fmt: skip
         return R_EXECUTABLE
 
     def version_command(self) -> list[str]:

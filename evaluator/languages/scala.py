@@ -31,7 +31,7 @@ SCALA_HOME = "/usr/share/scala-2.11"
 SOURCE = "main.scala"
 RUNNER = "scala.tools.nsc.MainGenericRunner"
 _OBJECT = re.compile(r"\bobject\s+([A-Za-z_][\w$]*)")
-_MAIN_OBJECT = re.compile(r"\bobject\s+([A-Za-z_][\w$]*)[^{]*\{[^}]*?\bdef\s+main\b", re.DOTALL)
+_MAIN = re.compile(r"\bdef\s+main\b")
 _APP_OBJECT = re.compile(r"\bobject\s+([A-Za-z_][\w$]*)\s+extends\s+App\b")
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)", re.MULTILINE)
 
@@ -99,7 +99,13 @@ def entry_object(source: str) -> str:
     """The object the run starts: the one declaring ``main``, else one extending ``App``,
     else the first object, else ``Main``; with the source's package."""
     text = COMMENTS.sub(" ", source)
-    found = _MAIN_OBJECT.search(text) or _APP_OBJECT.search(text) or _OBJECT.search(text)
+    objects = list(_OBJECT.finditer(text))
+    # an object's text runs to the next object's start: the one whose text declares main
+    ends = [o.start() for o in objects[1:]] + [len(text)] * bool(objects)
+    with_main = [
+        o for o, end in zip(objects, ends, strict=True) if _MAIN.search(text, o.end(), end)
+    ]
+    found = (with_main or [None])[0] or _APP_OBJECT.search(text) or (objects or [None])[0]
     package = _PACKAGE.search(text)
     name = found.group(1) if found else "Main"
     return f"{package.group(1)}.{name}" if package else name
