@@ -8,8 +8,9 @@ loop of about 100 ms of CPU, then the sum; the interpreters loop fewer times). E
 are then run on ``--tests`` inputs both ways, one test at a time:
 
 ``plain``    the language's own command line (``./solution``, ``java ... Main``, ``node
-    main.js``) by a subprocess per test in a fresh directory holding the build's files, as
-    a judge runs it: wall per test, and its CPU (``RUSAGE_CHILDREN``).
+    main.js``; R: the interpreter ``Rscript`` ends in, with the variables it sets) by a
+    subprocess per test in a fresh directory holding the build's files, as a judge runs it:
+    wall per test, and its CPU (``RUSAGE_CHILDREN``).
 ``sandbox``  one job of ``--tests`` inputs in a warm one-worker pool started with the
     runtimes (a fresh sandboxed process per test): wall per test, and the CPU of the whole
     process tree (``sandbox_overhead.cpu_between``: the caller, the fork server, its

@@ -25,11 +25,11 @@ import re
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Language, Tool, find_tool, read_program
+from .base import Build, Language, Tool, ToolchainMissing, ToolRun, find_tool, read_program
 from .diagnostics import CPU_LIMIT_MESSAGE, compile_failure
 from .flag_rules import NO_FLAGS
 
-__all__ = ["LANGUAGE", "Java"]
+__all__ = ["LANGUAGE", "Java", "JavaWithJar", "classes_build"]
 
 CLASSES = "classes"  # where javac writes the class files, in the build directory
 _IDENT = r"[A-Za-z_$][\w$]*"
@@ -81,28 +81,51 @@ class Java(Language):
         # javac is a JVM too: a small serial heap and the quick JIT keep a build short
         argv = [self.compiler, "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1"]
         argv += ["-J-Xshare:auto", "-encoding", "UTF-8", "-d", CLASSES, *flags, name]
-        run = tool(argv, work)
-        output = run.output.decode("utf-8", "replace")
-        if run.status != 0 or run.limit is not None:
-            message = compile_failure(run, output, tool, name)
-            return Build(None, message, output, run.seconds, message == CPU_LIMIT_MESSAGE)
-        files, why = read_tree(os.path.join(work, CLASSES), tool.limits.output_bytes)
-        if files is None:
-            return Build(None, f"the build left no program: {why}", output)
-        return Build(None, output=output, seconds=run.seconds, files=files, entry=entry)
+        return classes_build(tool(argv, work), tool, work, name, entry)
+
+    def jvm_options(self, memory_mb: int) -> list[str]:
+        """The judge's JVM options: the serial collector, a 64 MiB main stack, the heap the
+        memory limit, no perf-data file (every language on the JVM runs with them)."""
+        return ["-XX:+UseSerialGC", "-Xss64m", f"-Xmx{memory_mb}m", "-XX:-UsePerfData"]
 
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
-        return [
-            "java",
-            "-XX:+UseSerialGC",
-            "-Xss64m",
-            f"-Xmx{memory_mb}m",
-            "-XX:-UsePerfData",
-            "-DONLINE_JUDGE=true",
-            "-cp",
-            "{program}",
-            build.entry if build is not None else "Main",
-        ]
+        entry = build.entry if build is not None else "Main"
+        return ["java", *self.jvm_options(memory_mb), "-DONLINE_JUDGE=true", "-cp", "{program}",
+                entry]  # fmt: skip
+
+
+class JavaWithJar(Java):
+    """Java whose build has one library jar on its class path (javatuples, JUnit's console
+    launcher), which the run reads too: a subclass names the jar, what it is, and the Debian
+    package that installs it (a missing jar makes the program ``UNSUPPORTED``, naming it)."""
+
+    jar = ""  # its absolute path
+    jar_title = ""  # for people ("javatuples")
+    jar_package = ""
+
+    @property
+    def runtime_reads(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (*super().runtime_reads, os.path.realpath(self.jar))
+
+    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
+        if not os.path.isfile(self.jar):
+            raise ToolchainMissing(f"{self.jar_title} is not installed: {self.title} needs "
+                                   f"{self.jar} (Debian: apt-get install {self.jar_package})")  # fmt: skip
+        return super().build(source, ("-cp", self.jar, *flags), work, tool)
+
+
+def classes_build(run: ToolRun, tool: Tool, work: str, source: str, entry: str) -> Build:
+    """The build of a compiler for the JVM that wrote its class files below ``CLASSES``
+    (javac, scalac): the class files, staged for the run, with the class it starts from; or
+    the failure, in one line."""
+    output = run.output.decode("utf-8", "replace")
+    if run.status != 0 or run.limit is not None:
+        message = compile_failure(run, output, tool, source)
+        return Build(None, message, output, run.seconds, message == CPU_LIMIT_MESSAGE)
+    files, why = read_tree(os.path.join(work, CLASSES), tool.limits.output_bytes)
+    if files is None:
+        return Build(None, f"the build left no program: {why}", output)
+    return Build(None, output=output, seconds=run.seconds, files=files, entry=entry)
 
 
 def main_class(source: str) -> tuple[str | None, str]:

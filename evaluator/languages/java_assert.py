@@ -11,38 +11,27 @@ the programs are ``UNSUPPORTED``, the message naming the package. A failed ``ass
 
 from __future__ import annotations
 
-import os
-
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Tool, ToolchainMissing
-from .java import Java
+from .base import Build
+from .java import JavaWithJar
 
 __all__ = ["JAVATUPLES", "LANGUAGE", "JavaAssert"]
 
 JAVATUPLES = "/usr/share/java/javatuples.jar"
 
 
-class JavaAssert(Java):
+class JavaAssert(JavaWithJar):
     name = "java_assert"
     title = "Java with assertions (java -ea, javatuples)"
     extensions = ()  # a .java file is Java's: this language is asked for by name
     fence_tags = ("java_assert",)
-
-    @property
-    def runtime_reads(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (*super().runtime_reads, os.path.realpath(JAVATUPLES))
-
-    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
-        if not os.path.isfile(JAVATUPLES):
-            raise ToolchainMissing(f"javatuples is not installed: {self.title} needs "
-                                   f"{JAVATUPLES} (Debian: apt-get install libjavatuples-java)")  # fmt: skip
-        return super().build(source, ("-cp", JAVATUPLES, *flags), work, tool)
+    jar, jar_title, jar_package = JAVATUPLES, "javatuples", "libjavatuples-java"
 
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
         argv = super().argv(build, memory_mb)
         at = argv.index("-cp")
-        argv[at + 1] = "{program}:" + JAVATUPLES
+        argv[at + 1] = "{program}:" + self.jar
         return [argv[0], "-ea", *argv[1:]]
 
 

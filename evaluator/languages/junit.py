@@ -20,13 +20,12 @@ and the run reads as a scan that found none."""
 
 from __future__ import annotations
 
-import os
 import re
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Tool, ToolchainMissing
-from .java import Java
+from .base import Build
+from .java import JavaWithJar
 
 __all__ = ["CONSOLE_LAUNCHER", "LANGUAGE", "JUnit", "class_names"]
 
@@ -36,29 +35,18 @@ SCANNED_CLASS_NAMES = re.compile(r"Test.*|.+[.$]Test.*|.*Tests?")
 NO_TEST_CLASS = "java.lang.Object"  # a selector that finds nothing, where a scan finds nothing
 
 
-class JUnit(Java):
+class JUnit(JavaWithJar):
     name = "junit"
     title = "Java tests under JUnit 5's console launcher"
     extensions = ()  # a .java file is Java's: this language is asked for by name
     fence_tags = ("junit",)
-
-    @property
-    def runtime_reads(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (*super().runtime_reads, os.path.realpath(CONSOLE_LAUNCHER))
-
-    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
-        if not os.path.isfile(CONSOLE_LAUNCHER):
-            raise ToolchainMissing(f"JUnit is not installed: {self.title} needs "
-                                   f"{CONSOLE_LAUNCHER} (Debian: apt-get install junit5)")  # fmt: skip
-        return super().build(source, ("-cp", CONSOLE_LAUNCHER, *flags), work, tool)
+    jar, jar_title, jar_package = CONSOLE_LAUNCHER, "JUnit", "junit5"
 
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
-        java = super().argv(build, memory_mb)
-        # the judge's heap, stack and collector; no ONLINE_JUDGE: a test class is no contest entry
-        options = [o for o in java[1 : java.index("-cp")] if not o.startswith("-DONLINE_JUDGE")]
+        # the judge's JVM options; no ONLINE_JUDGE: a test class is no contest entry
         scanned = [name for name in class_names(build) if SCANNED_CLASS_NAMES.fullmatch(name)]
         selected = [f"--select-class={name}" for name in scanned or [NO_TEST_CLASS]]
-        return [java[0], *options, "-jar", CONSOLE_LAUNCHER, "--class-path", "{program}",
+        return ["java", *self.jvm_options(memory_mb), "-jar", self.jar, "--class-path", "{program}",
                 *selected]  # fmt: skip
 
 

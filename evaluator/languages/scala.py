@@ -21,9 +21,8 @@ import re
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Tool, find_tool
-from .diagnostics import CPU_LIMIT_MESSAGE, compile_failure
-from .java import CLASSES, COMMENTS, Java, read_tree
+from .base import Build, Tool, ToolchainMissing, find_tool
+from .java import CLASSES, COMMENTS, Java, classes_build
 
 __all__ = ["LANGUAGE", "SCALA_HOME", "Scala", "entry_object"]
 
@@ -52,8 +51,9 @@ class Scala(Java):
     def jars(self) -> tuple[str, ...]:
         """The distribution's jars, as its ``scala`` script puts them on the class path."""
         lib = os.path.join(SCALA_HOME, "lib")
-        if not os.path.isdir(lib):
-            find_tool("scala", self.title, self.package)  # raises, naming the package
+        if not os.path.isdir(lib):  # not installed, or not laid out as Debian's
+            raise ToolchainMissing(f"{lib} is not installed: {self.title} runs Debian's "
+                                   f"Scala 2.11 (apt-get install {self.package})")  # fmt: skip
         return tuple(sorted(os.path.join(lib, name) for name in os.listdir(lib)
                             if name.endswith(".jar")))  # fmt: skip
 
@@ -77,20 +77,10 @@ class Scala(Java):
             file.write(source.encode("utf-8", "surrogateescape"))
         os.makedirs(os.path.join(work, CLASSES), exist_ok=True)
         run = tool([self.compiler, "-encoding", "UTF-8", "-d", CLASSES, *flags, SOURCE], work)
-        output = run.output.decode("utf-8", "replace")
-        if run.status != 0 or run.limit is not None:
-            message = compile_failure(run, output, tool, SOURCE)
-            return Build(None, message, output, run.seconds, message == CPU_LIMIT_MESSAGE)
-        files, why = read_tree(os.path.join(work, CLASSES), tool.limits.output_bytes)
-        if files is None:
-            return Build(None, f"the build left no program: {why}", output)
-        return Build(None, output=output, seconds=run.seconds, files=files,
-                     entry=entry_object(source))  # fmt: skip
+        return classes_build(run, tool, work, SOURCE, entry_object(source))
 
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
-        java = super().argv(build, memory_mb)
-        options = [o for o in java[1 : java.index("-cp")] if not o.startswith("-DONLINE_JUDGE")]
-        return [java[0], *options, "-classpath", ":".join(self.jars),
+        return ["java", *self.jvm_options(memory_mb), "-classpath", ":".join(self.jars),
                 f"-Dscala.home={SCALA_HOME}", "-Dscala.usejavacp=true", "-Denv.emacs=",
                 RUNNER, "-cp", "{program}", build.entry if build else "Main"]  # fmt: skip
 

@@ -67,11 +67,10 @@ __all__ = [
 
 # SandboxFusion's languages (its ``Language`` literal): a request naming another is refused.
 LANGUAGES = frozenset(get_args(FusionLanguage))
-# What this server runs: Python, pytest files, and each SandboxFusion tag one of our compiled
-# languages answers to by its name or a tag, in any case as every lookup of a language is (``nodejs``
-# is JavaScript, ``D_ut`` D's unit tests).
-# ``pytest`` is a Python program here: the test file, run by pytest (SandboxFusion's
-# ``pytest f.py``), where pytest is installed.
+# What this server runs: Python; pytest files where pytest is installed (a Python program
+# here: the file, run by pytest, SandboxFusion's ``pytest f.py``); and each SandboxFusion tag
+# one of our compiled languages answers to by its name or a tag, in any case as every lookup
+# of a language is (``nodejs`` is JavaScript, ``D_ut`` D's unit tests).
 PYTHON_PROGRAMS = {"pytest": pytest_program}
 SUPPORTED = frozenset(
     {"python"}

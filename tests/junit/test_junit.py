@@ -145,6 +145,6 @@ def test_a_missing_launcher_is_unsupported(monkeypatch, tmp_path):
     from evaluator.languages import junit
     from evaluator.languages.base import ToolchainMissing
 
-    monkeypatch.setattr(junit, "CONSOLE_LAUNCHER", str(tmp_path / "absent.jar"))
+    monkeypatch.setattr(junit.LANGUAGE, "jar", str(tmp_path / "absent.jar"))
     with pytest.raises(ToolchainMissing, match="apt-get install junit5"):
         junit.LANGUAGE.build(CASES["passes"], (), str(tmp_path), tool=None)
