@@ -15,6 +15,14 @@ size, at least 32 MiB, at most 1 GiB), so a crafted row cannot take the grader's
 ``functional``); tests without one defer to ``metadata.func_name`` (present: functional).
 Graded by LiveCodeBench's rule: the ``lines`` judge for stdin tests, values for call-based
 ones (``docs/datasets.md``).
+
+NVIDIA's LiveCodeBench-CPP (``nvidia/LiveCodeBench-CPP``: the same fields, its answers C++)
+is read here too. Its stdin rows are LiveCodeBench's; a functional row holds one test whose
+``input`` is a C++ ``main`` that calls the starter code's method and whose ``output`` is
+empty. It is graded as its evaluation (NeMo-Skills' ``livecodebench`` with
+``language=cpp``) runs it: ``#include <bits/stdc++.h>``, ``using namespace std;``, the code
+and that ``main`` joined into one program, built by ``g++`` with no flags (GCC's defaults),
+run once, passing on a clean exit; its problems take C++ answers only.
 """
 
 from __future__ import annotations
@@ -23,13 +31,14 @@ import base64
 import binascii
 import io
 import pickle
+import re
 import zlib
 from collections.abc import Mapping
 from typing import Any
 
 import orjson
 
-from ..problem import Harness, Problem, TestCase
+from ..problem import PROGRAM_PREFIX, PROGRAM_SUFFIX, Harness, Problem, TestCase
 from .errors import InputError, json_error_detail
 from .fields import (
     describe_type,
@@ -63,6 +72,9 @@ _LCB_METADATA_FIELDS = (
     "contest_id",
 )
 _TESTTYPES = {"stdin": Harness.STDIN, "functional": Harness.FUNCTIONAL}
+# LiveCodeBench-CPP: its functional test is a C++ main joined after the code
+_CPP_MAIN = re.compile(r"\bmain\s*\(")
+CPP_HARNESS_PREFIX = "#include <bits/stdc++.h>\nusing namespace std;\n\n\n"
 
 
 # --- compressed private tests ------------------------------------------------------------------
@@ -250,6 +262,8 @@ def _convert_lcb(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
         )
     facts = {key: record[key] for key in _LCB_METADATA_FIELDS if record.get(key) is not None}
     facts["public_tests"] = public  # the report says whether a failing test was public
+    if harness is Harness.FUNCTIONAL and _cpp_harness(tests):
+        return _cpp_harness_problem(record, question_id, tests, facts)
     return Problem(
         id=question_id,
         harness=harness,
@@ -260,6 +274,44 @@ def _convert_lcb(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
         memory_limit=optional_memory_limit(record),
         metadata=facts,
         output_arg=leetcode_output_arg(meta) if harness is Harness.FUNCTIONAL else None,
+    )
+
+
+def _cpp_harness(tests: list[TestCase]) -> bool:
+    """Whether functional tests are LiveCodeBench-CPP's: a C++ ``main`` to join after the
+    code, with an empty output (a call's expected value is never empty)."""
+    return any(not test.output.strip() and _CPP_MAIN.search(test.input) for test in tests)
+
+
+def _cpp_harness_problem(
+    record: Mapping[str, Any], question_id: str, tests: list[TestCase], facts: dict[str, Any]
+) -> Problem:
+    """A LiveCodeBench-CPP functional problem: its one test's ``main`` joined after the code
+    (the module docstring says how it runs)."""
+    if len(tests) != 1:
+        raise InputError(
+            f"LiveCodeBench-CPP's functional problems have one test, a C++ main; this one has "
+            f"{len(tests)}",
+            field="private_test_cases",
+        )
+    facts.update(
+        {
+            "source_format": "livecodebench_cpp",
+            "language": "cpp",
+            "languages": ["cpp"],
+            "cpp_flags": [],  # their build: g++ solution.cpp -o solution
+            PROGRAM_PREFIX: CPP_HARNESS_PREFIX,
+            PROGRAM_SUFFIX: "\n\n" + tests[0].input,
+        }
+    )
+    return Problem(
+        id=question_id,
+        harness=Harness.STDIN,
+        tests=[TestCase("", "")],
+        judge="exit",
+        time_limit=optional_time_limit(record),
+        memory_limit=optional_memory_limit(record),
+        metadata=facts,
     )
 
 

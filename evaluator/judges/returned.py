@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 from typing import Any
 
 from evaluator.harness.outcome import failure
@@ -22,7 +23,7 @@ from .floats import DEFAULT_ABS_TOL, DEFAULT_REL_TOL, validate_tolerances
 from .jsonvalue import decode
 from .values import compare_values
 
-__all__ = ["canonical", "judge_return", "loads"]
+__all__ = ["canonical", "judge_printed", "judge_return", "loads"]
 
 
 def loads(text: str) -> Any:
@@ -71,6 +72,23 @@ def judge_return(test: TestCase, run: RunResult, tolerance: dict[str, Any]) -> t
     except ValueError as exc:  # tolerances, normally refused before anything runs
         return Verdict.ERROR, cap(f"judge options: {exc}")
     return (Verdict.AC, "") if comparison.ok else (Verdict.WA, comparison.message)
+
+
+def judge_printed(test: TestCase, run: RunResult, tolerance: dict[str, Any]) -> tuple[Verdict, str]:
+    """The verdict of one call-based test whose program printed the return value's JSON on
+    stdout (a compiled language's driver, :mod:`evaluator.harness.native_call`), judged as
+    :func:`judge_return` judges a value; never raises."""
+    failed = failure(run)
+    if failed is not None:
+        return failed
+    printed = run.stdout.decode("utf-8", "surrogateescape").strip()
+    if not printed:
+        return Verdict.WA, "no return value"
+    try:
+        loads(printed)
+    except ValueError as exc:  # the program wrote where the driver writes: its output
+        return Verdict.WA, cap(f"the printed return value is not JSON: {exc}")
+    return judge_return(test, replace(run, value=printed), tolerance)
 
 
 def canonical(expected: str) -> str | None:

@@ -31,7 +31,7 @@ The code is the last non-empty fenced block of the answer after ``<think>`` sect
 column, else ``CodeReward(language=...)``, else the fence's tag (```` ```cpp ````), else
 Python (:func:`~evaluator.languages.program_language`); a C++ program is built once per
 distinct source (``g++ -std=c++17 -O2``, confined; ``docs/languages.md``), graded on stdin
-problems, and one that does not build is a ``CE`` (0.0). A row naming a language not graded
+problems and (C++, Java) call-based ones, and one that does not build is a ``CE`` (0.0). A row naming a language not graded
 here is an ``ERROR`` (``None``). Rewards:
 
 * ``binary``: 1.0 when every test passes, else 0.0 (early exit: grading stops at the first

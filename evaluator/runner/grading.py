@@ -31,7 +31,7 @@ from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaluator.harness import assertion, call, stdio, test_program
+from evaluator.harness import assertion, call, native_call, stdio, test_program
 from evaluator.harness.environments import environment_for
 from evaluator.harness.outcome import failure
 from evaluator.judges import DEFAULT_JUDGE, Judge, get_judge
@@ -44,7 +44,7 @@ from evaluator.judges.checker import (
     is_checker_spec,
 )
 from evaluator.judges.floats import DEFAULT_ABS_TOL, DEFAULT_REL_TOL, validate_tolerances
-from evaluator.judges.returned import judge_return
+from evaluator.judges.returned import judge_printed, judge_return
 from evaluator.judges.stdout import judge_stdout
 from evaluator.languages import (
     Build,
@@ -275,8 +275,11 @@ class _Judging:
     """How one problem's tests are judged; built before running, so a broken judge spec is
     an ERROR without running anything."""
 
-    def __init__(self, problem: Problem, options: GradeOptions) -> None:
+    def __init__(self, problem: Problem, options: GradeOptions, printed: bool = False) -> None:
         self.problem = problem
+        # a call's return value: printed on stdout by a compiled program's driver, else
+        # written by the sandbox's encoder
+        self._judge_call = judge_printed if printed else judge_return
         spec = problem.judge if problem.judge is not None else options.judge
         self.check: Judge | None = None
         self.checker: PythonChecker | ProgramChecker | CodeforcesChecker | None = None
@@ -311,7 +314,7 @@ class _Judging:
             return assertion.judge(run)
         test = self.problem.tests[index]
         if self.problem.harness is Harness.FUNCTIONAL:
-            return judge_return(test, run, self.tolerance)
+            return self._judge_call(test, run, self.tolerance)
         assert self.check is not None
         return judge_stdout(test, run, self.check)
 
@@ -480,16 +483,13 @@ class Grader:
         binary run on every test as a Python program's job would be, judged alike."""
         early = _early_result(problem, code, check_text=False)  # the build says if it is text
         if early is None and problem.harness is not Harness.STDIN:
-            why = (
-                f"{language.name} programs are graded on stdin problems only, not {problem.harness}"
-            )
-            early = GradeResult(problem.id, Verdict.ERROR, message=why)
+            code, early = _driven_program(problem, code, language)
         if early is not None:
             outcome.set_result(early)
             return
         assert code is not None
         try:
-            judging = _Judging(problem, self.options)
+            judging = _Judging(problem, self.options, printed=True)
             flags = self.options.flags_for(language, problem)
             limits = self.options.limits_for(problem)
             if self.options.operator_flags(language) is not None:
@@ -688,6 +688,24 @@ def _compile_error(problem: Problem, build: Build) -> GradeResult:
     # program's stderr excerpt (one g++ error with its context is often past 200 characters)
     tests[0].stderr = excerpt(build.output.encode("utf-8", "replace"), limit=_DIAGNOSTICS_CAP)
     return GradeResult(problem.id, Verdict.CE, tests, message=message)
+
+
+def _driven_program(
+    problem: Problem, code: str | None, language: Language
+) -> tuple[str | None, GradeResult | None]:
+    """A compiled program on a problem that is not stdin: the source joined with its
+    language's call driver (:mod:`evaluator.harness.native_call`), or the ERROR saying why
+    it cannot be graded."""
+    if problem.harness is Harness.FUNCTIONAL and language.name in native_call.driven_languages():
+        try:
+            return native_call.program(problem, code or "", language.name), None
+        except ValueError as exc:
+            return code, GradeResult(problem.id, Verdict.ERROR, message=clean_message(exc))
+    takes = "stdin problems"
+    if language.name in native_call.driven_languages():
+        takes += " and functional ones"
+    why = f"{language.name} programs are graded on {takes}, not {problem.harness}"
+    return code, GradeResult(problem.id, Verdict.ERROR, message=why)
 
 
 def _early_result(

@@ -101,10 +101,17 @@ def test_a_problem_can_restrict_its_languages(grader):
     assert grader.grade(broken, REVERSE_CPP, "cpp").verdict is Verdict.ERROR
 
 
-def test_cpp_is_graded_on_stdin_problems_only(grader):
+def test_cpp_is_graded_on_stdin_and_call_based_problems(grader):
     functional = Problem("f", Harness.FUNCTIONAL, [TestCase("1\n2", "3")], func_name="add")
     result = grader.grade(functional, "int add(int a, int b) { return a + b; }", "cpp")
-    assert result.verdict is Verdict.ERROR and "stdin problems only" in result.message
+    assert result.verdict is Verdict.AC  # evaluator.harness.native_call's driver
+    assertion = Problem("a", Harness.ASSERTION, [TestCase("", "")], test_code="x", entry_point="f")
+    result = grader.grade(assertion, "int f() { return 1; }", "cpp")
+    assert result.verdict is Verdict.ERROR
+    assert (
+        result.message
+        == "cpp programs are graded on stdin problems and functional ones, not assertion"
+    )
 
 
 def test_no_code_and_odd_text(grader):

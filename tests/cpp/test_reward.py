@@ -86,3 +86,23 @@ def test_verl_compute_score_grades_cpp_ground_truth():
         [{"language": "cpp"}, None, {"language": "python"}],
     )
     assert batch == [1.0, 1.0, 0.0]
+
+
+def test_call_based_rows_take_cpp_and_java_answers():
+    """A LeetCode-style row (tests with ``testtype: functional``, ``func_name``) answered in
+    C++, Java and Python: the same rewards (evaluator.harness.native_call). Its own reward:
+    its pool starts with the installed runtimes (the JVM), the shared test pool without."""
+    tests = [
+        {"input": "[1,2,3]", "output": "6", "testtype": "functional"},
+        {"input": "[]", "output": "0", "testtype": "functional"},
+    ]
+    cpp = "class Solution {\npublic:\n  int total(vector<int>& a) { return accumulate(a.begin(), a.end(), 0); }\n};\n"
+    java = "class Solution {\n  public int total(int[] a) { return Arrays.stream(a).sum(); }\n}\n"
+    python = "class Solution:\n    def total(self, a):\n        return sum(a) + 1\n"
+    completions = [fenced(cpp, "cpp"), fenced(java, "java"), fenced(python, "python")]
+    with CodeReward() as reward:
+        rewards = reward(
+            prompts=[""] * 3, completions=completions, tests=[tests] * 3, func_name=["total"] * 3
+        )
+        assert rewards == [1.0, 1.0, 0.0]
+        assert reward.last_verdicts == ["AC", "AC", "WA"]
