@@ -16,13 +16,16 @@ judge ``exit``; their tests end a wrong program with a failure status): ``g++ -s
 stderr, where rackunit reports and racket still exits 0: the judge ``quiet_stderr``),
 ``scalac`` then ``scala`` (stderr empty too), ``rustc`` with its default edition, 2015 (``rust``, no ``-O``), ``tsc
 --target esnext`` (a type error fails) then ``node``, Java compiled and run with
-assertions on and javatuples on the class path (``java_assert``), and D's ``rdmd -unittest``
+assertions on and javatuples on the class path (``java_assert``), C# built with
+``-d:DEBUG`` and run with Mono's trace listener on stderr (``csharp_assert``: failing when
+stderr reports a failed ``Debug.Assert`` or an unhandled exception, the judge
+``debug_asserts``: mono exits 0 after a failed assert), and D's ``rdmd -unittest``
 as gdc builds it (``d_unittest``: ``gdc -funittest``, Debian has no DMD). A sample is the completion
 (``completion``, or ``completions`` in their generation files), the continuation of the
 prompt; it is not cut at the stop tokens (their generation cuts; their evaluation joins the
 text as it is).
 
-A problem in a language not graded here (C#, Elixir, Julia, Bash, Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
+A problem in a language not graded here (Elixir, Julia, Bash, Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
 MultiPL-E's licence forbids using its prompts as training data: tests and benchmarks only."""
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ __all__ = ["FORMAT", "LANGUAGES"]
 # Their "language" field: our language, and the build flags their evaluator uses.
 LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
     "cpp": ("cpp", ["-std=c++17"]),
+    "cs": ("csharp_assert", None),
     "d": ("d_unittest", None),
     "go_test.go": ("go_test", None),
     "hs": ("haskell", ["-O0"]),
@@ -61,10 +65,11 @@ LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
 }
 # Languages MultiPL-E has and no module here runs: the name their programs are graded as
 # (UNSUPPORTED, naming it).
-NOT_GRADED = {"cs": "csharp", "elixir": "elixir", "jl": "julia",
+NOT_GRADED = {"elixir": "elixir", "jl": "julia",
               "sh": "bash",
               "swift": "swift"}  # fmt: skip
 JUDGES = {
+    "csharp_assert": "debug_asserts",  # eval_cs.py: mono exits 0 after a failed Debug.Assert
     "perl": "no_error",  # eval_pl.py: "ERROR" in stdout or stderr fails
     "racket": "quiet_stderr",  # eval_rkt.py: rackunit reports on stderr, racket exits 0
     "scala": "quiet_stderr",  # eval_scala.py: a clean exit with stderr empty

@@ -15,6 +15,7 @@ rule, with testlib's standard checkers as the reference semantics:
 ``exit``    any output: a test program's clean exit is its pass (HumanEval-X, MultiPL-E)
 ``silent``  nothing printed on stdout or stderr (HumanEval-X's JavaScript rule)
 ``no_error`` a clean exit and no ``ERROR`` printed on stdout or stderr (MultiPL-E's Perl)
+``debug_asserts`` no failed ``Debug.Assert`` or unhandled exception reported (MultiPL-E's C#)
 ``quiet_stderr`` a clean exit and nothing on stderr (MultiPL-E's Racket and Scala)
 ========== ===========================================================================
 
@@ -33,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import (
+    debug_asserts,
     exact,
     exit_status,
     floats,
@@ -65,6 +67,7 @@ JUDGES: dict[str, Callable[..., Comparison]] = {
     "silent": silent.check,
     "no_error": no_error.check,
     "quiet_stderr": quiet_stderr.check,
+    "debug_asserts": debug_asserts.check,
 }
 
 DEFAULT_JUDGE = "lines"

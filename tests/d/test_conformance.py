@@ -3,7 +3,7 @@ status): ``readln``, ``readf``, ``stdin.byLine``; every way to write (``write``,
 ``stdout.rawWrite``, stderr); every exit path (``return`` from ``int main``, C's ``exit``, an
 uncaught exception, a failed ``assert``, a range violation, a null dereference); deep
 recursion; threads under the garbage collector (which stops them with signals), which keeps
-what only ``main``'s locals hold (:data:`evaluator.languages.d.MAIN_STACK_CODE`); limits; the
+what only ``main``'s locals hold (:data:`evaluator.languages.main_stack.MAIN_STACK_CODE`); limits; the
 build failing; and a ``d_unittest`` program's unit tests passing and failing. The plain
 run: ``tests/languages/runtime_plain.py``."""
 

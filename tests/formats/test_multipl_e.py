@@ -1,8 +1,8 @@
 """MultiPL-E read as it ships (``tests/data/multipl_e``: HumanEval's first problems in every
 language graded here, and one in Bash) and graded as its ``eval_<lang>.py`` runs each
-language: a right completion of ``has_close_elements`` passes in all seventeen, a wrong one
-("always false") fails (Java's asserts count: ``java -ea``; D's ``unittest`` blocks,
-``gdc -funittest``), Rust builds with its default edition (2015), Perl's ``ERROR`` rule
+language: a right completion of ``has_close_elements`` passes in all eighteen, a wrong one
+("always false") fails (Java's asserts count: ``java -ea``; C#'s ``Debug.Assert`` reported
+on stderr, where mono exits 0; D's ``unittest`` blocks, ``gdc -funittest``), Rust builds with its default edition (2015), Perl's ``ERROR`` rule
 and Racket's and Scala's stderr rule hold, and a language not graded here is ``UNSUPPORTED``, per sample."""
 
 from __future__ import annotations
@@ -26,6 +26,14 @@ RIGHT = {
         "        for (size_t j = i + 1; j < numbers.size(); j++)\n"
         "            if (std::abs(numbers[i] - numbers[j]) < threshold) return true;\n"
         "    return false;\n"
+    ),
+    # their C# prompt ends with the signature commented out: the completion writes it
+    "cs": (
+        "    public static bool HasCloseElements(List<float> numbers, float threshold) {\n"
+        "        for (int i = 0; i < numbers.Count; i++)\n"
+        "            for (int j = i + 1; j < numbers.Count; j++)\n"
+        "                if (Math.Abs(numbers[i] - numbers[j]) < threshold) return true;\n"
+        "        return false;\n"
     ),
     "d": (
         "{\n    foreach (i; 0 .. numbers.length)\n        foreach (j; i + 1 .. numbers.length)\n"
@@ -100,6 +108,10 @@ RIGHT = {
 RIGHT["ts"] = RIGHT["js"]
 WRONG = {
     "cpp": "    return false;\n",
+    "cs": (
+        "    public static bool HasCloseElements(List<float> numbers, float threshold) {\n"
+        "        return false;\n"
+    ),
     "d": "{\n    return false;\n}\n\n",
     "go": "    return false\n}\n\n",
     "hs": "  const (const False) numbers threshold\n",
@@ -117,7 +129,7 @@ WRONG = {
     "rs": "    false\n",
     "scala": "        false\n",
 }
-LANGUAGES = {"cpp": "cpp", "d": "d_unittest", "go": "go_test", "hs": "haskell",
+LANGUAGES = {"cpp": "cpp", "cs": "csharp_assert", "d": "d_unittest", "go": "go_test", "hs": "haskell",
              "java": "java_assert",
              "js": "javascript", "lua": "lua", "ml": "ocaml", "php": "php", "pl": "perl",
              "py": "python", "r": "r", "rb": "ruby", "rkt": "racket", "rs": "rust",
@@ -207,3 +219,12 @@ def test_an_unknown_language_tag_is_refused_naming_theirs():
     record = {"name": "x", "language": "cobol", "prompt": "", "tests": "t", "stop_tokens": []}
     with pytest.raises(InputError, match="go_test.go, hs, java"):
         FORMAT.problem(record)
+
+
+def test_csharp_fails_a_failed_debug_assert_although_mono_exits_0(data_dir, languages_grader):
+    problem = _problem(data_dir, "cs")
+    assert problem.judge == "debug_asserts"
+    result = languages_grader.grade(problem, WRONG["cs"], "csharp_assert")
+    assert result.verdict is Verdict.WA, result
+    assert "DefaultTraceListener.Fail" in result.message
+    assert "at Problem.Main" in result.tests[0].stderr  # the assert's trace, as mono wrote it

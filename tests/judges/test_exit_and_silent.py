@@ -1,8 +1,8 @@
 """``exit`` (a test program's clean exit is its pass, whatever it printed) and ``silent``
 (nothing on stdout or stderr: HumanEval-X's JavaScript rule) and ``no_error`` (no ``ERROR``
 printed on either: MultiPL-E's Perl rule) and ``quiet_stderr`` (nothing on stderr:
-MultiPL-E's Racket and Scala rule), judged from real runs' results:
-a crash or a limit is the run's verdict before either judge looks."""
+MultiPL-E's Racket and Scala rule) and ``debug_asserts`` (MultiPL-E's C# rule), judged from
+real runs' results: a crash or a limit is the run's verdict before either judge looks."""
 
 from __future__ import annotations
 
@@ -52,4 +52,18 @@ def test_quiet_stderr_reads_stderr_alone():
     assert judge_stdout(TEST, _run(b"printed on stdout\n"), check) == (Verdict.AC, "")
     verdict, message = judge_stdout(TEST, _run(b"", b"FAILURE\nname: check-equal?\n"), check)
     assert verdict is Verdict.WA and "wrote 'FAILURE' on stderr" in message
+    assert judge_stdout(TEST, _run(exit_code=1), check)[0] is Verdict.RE
+
+
+def test_debug_asserts_reads_the_marks_on_either_stream():
+    """MultiPL-E's C# rule: mono exits 0 after a failed ``Debug.Assert``, reported on stderr."""
+    check = get_judge("debug_asserts")
+    assert judge_stdout(TEST, _run(b"Fail is a word\n", b"a warning\n"), check) == (Verdict.AC, "")
+    failed = (
+        b"---- DEBUG ASSERTION FAILED ----\n  at System.Diagnostics.DefaultTraceListener.Fail (x)\n"
+    )
+    verdict, message = judge_stdout(TEST, _run(b"", failed), check)
+    assert verdict is Verdict.WA and "DefaultTraceListener.Fail" in message
+    unhandled = b"\nUnhandled Exception:\nSystem.Exception: boom\n"
+    assert judge_stdout(TEST, _run(b"", unhandled), check)[0] is Verdict.WA
     assert judge_stdout(TEST, _run(exit_code=1), check)[0] is Verdict.RE

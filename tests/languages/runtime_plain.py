@@ -1,5 +1,5 @@
-"""The reference run of a Java, Scala, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, Racket, R,
-OCaml, C, Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
+"""The reference run of a Java, Scala, C#, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, Racket,
+R, OCaml, C, Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
 
 The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
 rustc with the documented flags and none of the grader's own units; JavaScript needs no
@@ -80,6 +80,14 @@ def _build_scala(language, source: str, where: str) -> Build | None:
     return Build(None, files={}, entry=entry_object(source)) if done.returncode == 0 else None
 
 
+def _build_csharp(language, source: str, where: str) -> bool:
+    """``mcs <flags> -out:main.exe main.cs``, Mono's compiler as a judge types it (its own
+    script: plainly, glibc reads ``/proc/self/maps`` and Mono needs no shim)."""
+    Path(where, "main.cs").write_text(source)
+    command = ["mcs", *language.default_flags, "-out:main.exe", "main.cs"]
+    return subprocess.run(command, cwd=where, capture_output=True, timeout=120).returncode == 0
+
+
 def _build_verilog(language, source: str, where: str) -> bool:
     """``iverilog <flags> -o test.vvp main.sv``, as SandboxFusion builds: whether it built."""
     Path(where, "main.sv").write_text(source)
@@ -114,6 +122,10 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
             build = _build_scala(language, source, where)
             if build is None:
                 return Outcome("CE")
+        elif language.name == "csharp":
+            if not _build_csharp(language, source, where):
+                return Outcome("CE")
+            build = Build(None, files={})
         elif language.name == "verilog":
             if not _build_verilog(language, source, where):
                 return Outcome("CE")
@@ -132,6 +144,8 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
         environment = language.run_environment()
         if language.name == "r":  # the command a judge types; the sandbox runs what it execs
             argv, environment = ["Rscript", f"{where}/main.R"], {}
+        if language.name == "csharp":  # `mono main.exe`: no shim, glibc reads /proc itself
+            environment = {}
         run = run_binary(where, stdin, limits, argv=argv, environment=environment)
         if run.limit is None and any(m.encode() in run.stderr for m in language.memory_marks):
             run = replace(run, limit=LimitHit.MEMORY)
@@ -195,3 +209,11 @@ def probe_answers(grader, language: str, source: str, expected: list[str]):
     answer = "".join(f"{line}\n" for line in expected)
     problem = Problem("probe", Harness.STDIN, [TestCase("", answer)], time_limit=LIMITS.time_limit)
     return grader.grade(problem, source, language=language)
+
+
+def assert_refused(grader, language: str, source: str, refused: list[str], worked: list[str]):
+    """A security battery's program (one probe a line, ``<name> refused`` or ``<name>
+    <what it got>``): each of ``refused`` refused, then each of ``worked`` as given."""
+    expected = [f"{name} refused" for name in refused] + worked
+    result = probe_answers(grader, language, source, expected)
+    assert result.verdict.value == "AC", result.message

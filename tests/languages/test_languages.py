@@ -22,7 +22,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 
 def test_the_languages_are_the_modules_that_define_one():
-    names = ["c", "cpp", "d", "d_unittest", "go", "go_test", "haskell", "java", "java_assert",
+    names = ["c", "cpp", "csharp", "csharp_assert", "d", "d_unittest", "go", "go_test", "haskell",
+             "java", "java_assert",
              "javascript", "junit", "lua", "ocaml", "perl", "php", "python", "r", "racket",
              "ruby", "rust", "rust_test", "scala", "typescript", "verilog"]  # fmt: skip
     assert list(languages()) == names
@@ -57,7 +58,8 @@ def test_get_language_by_name_or_tag(text, name):
 
 
 def test_unknown_languages_say_which_are_known():
-    known = (r"\(known: c, cpp, d, d_unittest, go, go_test, haskell, java, java_assert, "
+    known = (r"\(known: c, cpp, csharp, csharp_assert, d, d_unittest, go, go_test, haskell, "
+             r"java, java_assert, "
              r"javascript, junit, lua, ocaml, perl, php, python, r, racket, ruby, rust, "
              r"rust_test, scala, typescript, verilog\)")  # fmt: skip
     with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):

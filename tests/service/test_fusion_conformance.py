@@ -427,6 +427,38 @@ CASES: list[dict] = [
         "ours": {"json.status": "Success", "json.compile_result.return_code": 0},
     },
     {
+        "id": "csharp-program",
+        "body": _run(
+            code="using System;\nclass Program { static void Main() {\n"
+            '  Console.WriteLine("sum " + (int.Parse(Console.ReadLine()) + 1)); } }\n',
+            stdin="41\n",
+            language="csharp",
+            compile_timeout=60,
+        ),  # fmt: skip
+        "theirs": {
+            "json.status": "Success",
+            "json.run_result.stdout": "sum 42\n",
+            "json.compile_result": None,
+        },  # fmt: skip
+        "source": f"{MAJOR} run_csharp (dotnet run: no compile step of its own)",
+        "deviation": "csharp-mono",
+        "ours": {
+            "json.status": "Success",
+            "json.run_result.stdout": "sum 42\n",
+            "json.compile_result.return_code": 0,
+        },  # fmt: skip
+    },
+    {
+        "id": "csharp-top-level-statements",
+        "body": _run(
+            code='System.Console.WriteLine("hi");\n', language="csharp", compile_timeout=60
+        ),
+        "theirs": {"json.status": "Success", "json.run_result.stdout": "hi\n"},
+        "source": f"{MAJOR} run_csharp (.NET's C# 10: top-level statements)",
+        "deviation": "csharp-mono",
+        "ours": {"json.status": "Failed", "json.compile_result.return_code": 1},
+    },
+    {
         "id": "nodejs-packages",
         "body": _run(code='console.log(require("lodash").sum([1, 2]));', language="nodejs"),
         "theirs": {"json.status": "Success", "json.run_result.stdout": "3\n"},

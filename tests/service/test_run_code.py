@@ -97,7 +97,7 @@ def test_an_output_flood_is_stopped(server):
     assert 0 < len(result.stdout) <= 65 << 20 and set(result.stdout) <= {"x", "\n"}
 
 
-@pytest.mark.parametrize("language", ["bash", "csharp"])
+@pytest.mark.parametrize("language", ["bash", "swift"])
 def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     import requests
 
@@ -106,7 +106,7 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
     served = (
-        "(D_ut, R, cpp, go, go_test, java, junit, lua, nodejs, perl, php, pytest, python, "
+        "(D_ut, R, cpp, csharp, go, go_test, java, junit, lua, nodejs, perl, php, pytest, python, "
         "racket, ruby, rust, scala, typescript, verilog)"
     )
     assert served in answer["message"]
