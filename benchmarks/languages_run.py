@@ -1,7 +1,7 @@
 """Per language: a test's cost in the sandbox against a plain run of the same program, and
 the build's cost, measured in one run (issue 52, item 5).
 
-For each installed language (C, C++, Rust, Go, Java, C#, JavaScript, TypeScript, Scala,
+For each installed language (C, C++, Rust, Go, Java, Kotlin, C#, JavaScript, TypeScript, Scala,
 Racket, OCaml, Haskell, R) two stdin programs: ``trivial`` (sum a line of integers) and ``100ms`` (a
 loop of about 100 ms of CPU, then the sum; the interpreters loop fewer times). Each is built once by the grader's confined builder (its time is the
 ``build``; a second submit of the same source is the cache's ``hit``), and the same bytes
@@ -71,6 +71,10 @@ PROGRAMS = {
         "import java.util.*;\npublic class Main { static long sink; public static void main(String[] z)"
         " { long x = 0; for (long i = 0; i < SPIN; i++) x += i ^ (x >>> 3); sink = x;"
         " Scanner s = new Scanner(System.in); System.out.println(s.nextLong() + s.nextLong()); } }"
+    ),
+    "kotlin": (
+        "var sink = 0L\nfun main() { var x = 0L; var i = 0L; while (i < SPIN) { x += i xor (x ushr 3); i++ }"
+        " ; sink = x; val (a, b) = readLine()!!.trim().split(' ').map { it.toLong() }; println(a + b) }"
     ),
     "csharp": (
         "using System;\nclass P { static long sink; static void Main() { long x = 0;"

@@ -1,6 +1,6 @@
 """A source that says its problems' language (PrimeIntellect's ``verification_info.language``):
 a program in a language graded here runs as that language (PrimeIntellect's Rust and
-JavaScript rows; Lua), one in a language not graded here (Kotlin: no module for it) is
+JavaScript rows; Lua), one in a language not graded here (Swift: no module for it) is
 ``UNSUPPORTED`` naming it, per sample, never an ERROR of the problem."""
 
 from __future__ import annotations
@@ -20,10 +20,8 @@ SUM_RUST = (
 )
 SUM_JS = 'const [a, b] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);\nconsole.log(a + b);'
 SUM_LUA = 'local a, b = io.read("n", "n")\nprint(a + b)'
-SUM_KOTLIN = (
-    'fun main() { val (a, b) = readLine()!!.split(" ").map { it.toInt() }; println(a + b) }'
-)
-SOURCES = {"rust": SUM_RUST, "javascript": SUM_JS, "lua": SUM_LUA, "kotlin": SUM_KOTLIN}
+SUM_SWIFT = 'let p = readLine()!.split(separator: " ").map { Int($0)! }\nprint(p[0] + p[1])'
+SOURCES = {"rust": SUM_RUST, "javascript": SUM_JS, "lua": SUM_LUA, "swift": SUM_SWIFT}
 SUM_CPP = (
     "#include <iostream>\nint main() { long long a, b; std::cin >> a >> b; "
     "std::cout << a + b << std::endl; }"
@@ -43,9 +41,9 @@ def _row(language: str) -> dict:
     }
 
 
-def test_rust_javascript_and_lua_rows_are_graded_and_a_kotlin_row_unsupported(tmp_path):
+def test_rust_javascript_and_lua_rows_are_graded_and_a_swift_row_unsupported(tmp_path):
     problems = tmp_path / "pi.jsonl"
-    languages = ("rust", "javascript", "lua", "kotlin", "cpp")
+    languages = ("rust", "javascript", "lua", "swift", "cpp")
     problems.write_text("".join(json.dumps(_row(lang)) + "\n" for lang in languages))
     read = read_problems(problems)
     assert [problem.metadata["language"] for problem in read] == list(languages)
@@ -64,19 +62,19 @@ def test_rust_javascript_and_lua_rows_are_graded_and_a_kotlin_row_unsupported(tm
     assert graded["sum_javascript"]["graded_list"] == [True]
     assert graded["sum_cpp"]["graded_list"] == [True]
     assert graded["sum_lua"]["graded_list"] == [True]
-    [kotlin_detail] = graded["sum_kotlin"]["details"]
-    assert kotlin_detail["verdict"] == "UNSUPPORTED"
-    assert kotlin_detail["message"].startswith("kotlin programs are not graded here")
+    [swift_detail] = graded["sum_swift"]["details"]
+    assert swift_detail["verdict"] == "UNSUPPORTED"
+    assert swift_detail["message"].startswith("swift programs are not graded here")
 
 
 def test_the_reward_grades_a_rust_row_and_gives_an_unsupported_one_no_reward(pool):
     rust = {key: [value] * 2 for key, value in _row("rust").items() if key != "prompt"}
-    kotlin = {key: [value] for key, value in _row("kotlin").items() if key != "prompt"}
+    swift = {key: [value] for key, value in _row("swift").items() if key != "prompt"}
     with CodeReward(pool=pool) as reward:
         assert reward(None, [f"```rust\n{SUM_RUST}\n```", "no code"], **rust) == [1.0, 0.0]
-        assert reward(None, [f"```kotlin\n{SUM_KOTLIN}\n```"], **kotlin) == [None]
+        assert reward(None, [f"```swift\n{SUM_SWIFT}\n```"], **swift) == [None]
         assert reward.last_verdicts == ["UNSUPPORTED"]
-        assert "kotlin programs are not graded here" in reward.last_reasons[0]
+        assert "swift programs are not graded here" in reward.last_reasons[0]
 
 
 def test_verl_grades_rust_and_javascript_rows_by_their_verification_info():

@@ -1,5 +1,5 @@
-"""The reference run of a Java, Scala, C#, JavaScript, TypeScript, Perl, Ruby, PHP, Lua, Racket,
-R, OCaml, C, Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
+"""The reference run of a Java, Kotlin, Scala, C#, JavaScript, TypeScript, Perl, Ruby, PHP, Lua,
+Racket, R, OCaml, C, Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
 
 The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
 rustc with the documented flags and none of the grader's own units; JavaScript needs no
@@ -80,6 +80,15 @@ def _build_scala(language, source: str, where: str) -> Build | None:
     return Build(None, files={}, entry=entry_object(source)) if done.returncode == 0 else None
 
 
+def _build_kotlin(language, source: str, where: str) -> Build | None:
+    """``kotlinc -d <dir> main.kt`` (Debian's compiler script): the classes, run from
+    ``MainKt`` with Kotlin's standard library."""
+    Path(where, "main.kt").write_text(source)
+    done = subprocess.run(["kotlinc", "-d", where, "main.kt"], cwd=where, capture_output=True,
+                          timeout=300)  # fmt: skip
+    return Build(None, files={}, entry="MainKt") if done.returncode == 0 else None
+
+
 def _build_csharp(language, source: str, where: str) -> bool:
     """``mcs <flags> -out:main.exe main.cs``, Mono's compiler as a judge types it (its own
     script: plainly, glibc reads ``/proc/self/maps`` and Mono needs no shim)."""
@@ -122,6 +131,13 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
             build = _build_scala(language, source, where)
             if build is None:
                 return Outcome("CE")
+        elif language.name == "kotlin":
+            build = _build_kotlin(language, source, where)
+            if build is None:
+                return Outcome("CE")
+        elif language.name == "kotlin_script":  # compiled and run by one command: no build
+            Path(where, "main.kts").write_text(source)
+            build = Build(None, files={})
         elif language.name == "csharp":
             if not _build_csharp(language, source, where):
                 return Outcome("CE")
@@ -146,6 +162,8 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
             argv, environment = ["Rscript", f"{where}/main.R"], {}
         if language.name == "csharp":  # `mono main.exe`: no shim, glibc reads /proc itself
             environment = {}
+        if language.name == "kotlin_script":  # Debian's Kotlin runs a script so, in its JVM
+            argv = ["kotlinc", "-script", f"{where}/main.kts"]
         run = run_binary(where, stdin, limits, argv=argv, environment=environment)
         if run.limit is None and any(m.encode() in run.stderr for m in language.memory_marks):
             run = replace(run, limit=LimitHit.MEMORY)
@@ -171,12 +189,15 @@ def grader_for_runtimes():
     return Grader(options, workers=2)
 
 
-def assert_agrees(grader, language: str, name: str, source: str, stdin: bytes) -> None:
+def assert_agrees(
+    grader, language: str, name: str, source: str, stdin: bytes, plain_limits: Limits = LIMITS
+) -> None:
     """``source`` run plainly and graded in the sandbox: the same verdict, and for a run that
     ended by itself the same stdout (the plain run's stdout is the expected answer, judged
-    exactly) and exit status."""
+    exactly) and exit status. ``plain_limits``: the plain run's, where its command does more
+    than the program (a compiler that runs the script it compiled)."""
     source = source.lstrip("\n")
-    plain = run_plain(get_language(language), source, stdin)
+    plain = run_plain(get_language(language), source, stdin, plain_limits)
     expected = plain.stdout.decode() if plain.verdict in ("ran", "RE") else "unused\n"
     problem = Problem(name, Harness.STDIN, [TestCase(stdin.decode(), expected)],
                       time_limit=LIMITS.time_limit, memory_limit=LIMITS.memory_limit,

@@ -23,9 +23,9 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 def test_the_languages_are_the_modules_that_define_one():
     names = ["c", "cpp", "csharp", "csharp_assert", "d", "d_unittest", "go", "go_test", "haskell",
-             "java", "java_assert",
-             "javascript", "junit", "lua", "ocaml", "perl", "php", "python", "r", "racket",
-             "ruby", "rust", "rust_test", "scala", "typescript", "verilog"]  # fmt: skip
+             "java", "java_assert", "javascript", "junit", "kotlin", "kotlin_script", "lua",
+             "ocaml", "perl", "php", "python", "r", "racket", "ruby", "rust", "rust_test", "scala",
+             "typescript", "verilog"]  # fmt: skip
     assert list(languages()) == names
     assert DEFAULT_LANGUAGE == "python" and get_language(None).name == "python"
 
@@ -59,9 +59,8 @@ def test_get_language_by_name_or_tag(text, name):
 
 def test_unknown_languages_say_which_are_known():
     known = (r"\(known: c, cpp, csharp, csharp_assert, d, d_unittest, go, go_test, haskell, "
-             r"java, java_assert, "
-             r"javascript, junit, lua, ocaml, perl, php, python, r, racket, ruby, rust, "
-             r"rust_test, scala, typescript, verilog\)")  # fmt: skip
+             r"java, java_assert, javascript, junit, kotlin, kotlin_script, lua, ocaml, perl, php, "
+             r"python, r, racket, ruby, rust, rust_test, scala, typescript, verilog\)")  # fmt: skip
     with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):
         get_language("cobol")
     with pytest.raises(ValueError):
@@ -79,7 +78,9 @@ def test_lookups_by_extension_and_fence():
     assert language_for_extension("index.php").name == "php"
     assert language_for_extension("main.lua").name == "lua"
     assert language_for_extension("main.d").name == "d"
-    assert language_for_extension("main.kt") is None
+    assert language_for_extension("main.kt").name == "kotlin"
+    assert language_for_extension("main.kts").name == "kotlin_script"
+    assert language_for_extension("main.swift") is None
     assert language_for_extension("Makefile") is None
     assert language_for_fence("c++").name == "cpp"
     assert language_for_fence("cpp title=main.cpp").name == "cpp"
@@ -87,7 +88,10 @@ def test_lookups_by_extension_and_fence():
     assert language_for_fence("nodejs").name == "javascript"
     assert language_for_fence("rb").name == "ruby" and language_for_fence("PHP").name == "php"
     assert language_for_fence("D_ut").name == "d_unittest"
-    assert language_for_fence("") is None and language_for_fence("kotlin") is None
+    assert (
+        language_for_fence("kotlin").name == "kotlin" and language_for_fence("c#").name == "csharp"
+    )
+    assert language_for_fence("") is None and language_for_fence("swift") is None
 
 
 def test_flags_parse_from_a_list_or_a_shell_string():

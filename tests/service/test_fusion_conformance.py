@@ -201,6 +201,7 @@ COMMIT = "469de0845cb7d665bc68044d541aa3aa28c5b30a"
 API = "sandbox/server/sandbox_api.py"  # RunCodeRequest, RunCodeResponse, parse_run_status
 BASE = "sandbox/runners/base.py"  # run_command_bare, run_commands, restore_files
 MAJOR = "sandbox/runners/major.py"  # run_python, run_cpp
+MINOR = "sandbox/runners/minor.py"  # run_kotlin_script, run_racket...
 TESTING = "sandbox/utils/testing.py"  # check_stdio_test_case (/submit's CommonOJDataset)
 OJ_API = "sandbox/server/online_judge_api.py"  # /submit, get_dataset_cls
 LOOP = "while True:\n    pass\n"
@@ -456,6 +457,38 @@ CASES: list[dict] = [
         "theirs": {"json.status": "Success", "json.run_result.stdout": "hi\n"},
         "source": f"{MAJOR} run_csharp (.NET's C# 10: top-level statements)",
         "deviation": "csharp-mono",
+        "ours": {"json.status": "Failed", "json.compile_result.return_code": 1},
+    },
+    {
+        "id": "kotlin-script-mbxp",
+        "body": _run(
+            code="fun add(a: Int, b: Int): Int { return a + b }\n\nfun main() {\n"
+            '    if (add(1, 2) != 3) throw Exception("test case 0 did not pass")\n'
+            '    println("passed")\n}\n\nmain();\n',
+            language="kotlin_script",
+            compile_timeout=60,
+        ),  # fmt: skip
+        "theirs": {
+            "json.status": "Success",
+            "json.run_result.stdout": "passed\n",
+            "json.compile_result": None,
+        },  # fmt: skip
+        "source": f"{MINOR} run_kotlin_script (kotlin f.kts)",
+        "deviation": "kotlin-version",
+        "ours": {
+            "json.status": "Success",
+            "json.run_result.stdout": "passed\n",
+            "json.compile_result.return_code": 0,
+        },  # fmt: skip
+    },
+    {
+        "id": "kotlin-script-readln",
+        "body": _run(
+            code="println(readln())\n", stdin="hi\n", language="kotlin_script", compile_timeout=60
+        ),  # fmt: skip
+        "theirs": {"json.status": "Success", "json.run_result.stdout": "hi\n"},
+        "source": f"{MINOR} run_kotlin_script (a Kotlin of 1.6 or later: readln)",
+        "deviation": "kotlin-version",
         "ours": {"json.status": "Failed", "json.compile_result.return_code": 1},
     },
     {
