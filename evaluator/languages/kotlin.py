@@ -4,13 +4,15 @@ Build: ``kotlinc -d classes main.kt`` (the compiler's own script, a JVM), confin
 limited as every build; every class file it wrote is the program, and a top-level ``fun
 main`` is the class ``MainKt``. Run: the judge's JVM command line (:meth:`Java.jvm_options`)
 with Kotlin's standard library on the class path, ``java ... -cp <classes>:kotlin-stdlib.jar
-MainKt`` (Codeforces runs Kotlin so: its own ``kotlinc``, then the JVM). Kotlin scripts
+MainKt`` (in the file's ``package``, when it names one; Codeforces runs Kotlin so: its own
+``kotlinc``, then the JVM). Kotlin scripts
 (SandboxFusion's ``kotlin_script``): :mod:`.kotlin_script`."""
 
 from __future__ import annotations
 
 import functools
 import os
+import re
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
@@ -21,6 +23,7 @@ __all__ = ["KOTLIN_STDLIB", "LANGUAGE", "Kotlin"]
 
 KOTLIN_STDLIB = "/usr/share/java/kotlin-stdlib.jar"
 SOURCE = "main.kt"
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)", re.MULTILINE)
 
 
 class Kotlin(JavaWithJar):
@@ -53,7 +56,12 @@ class Kotlin(JavaWithJar):
         with open(os.path.join(work, self.source), "wb") as file:
             file.write(source.encode("utf-8", "surrogateescape"))
         run = tool([self.compiler, "-d", CLASSES, *flags, self.source], work)
-        return classes_build(run, tool, work, self.source, self.entry)
+        return classes_build(run, tool, work, self.source, self.entry_of(source))
+
+    def entry_of(self, source: str) -> str:
+        """The class the run starts: :attr:`entry` in the file's ``package``, if it has one."""
+        package = _PACKAGE.search(source)
+        return f"{package.group(1)}.{self.entry}" if package else self.entry
 
     def argv(self, build: Build | None = None, memory_mb: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
         entry = build.entry if build is not None and build.entry else self.entry

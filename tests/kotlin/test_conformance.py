@@ -53,6 +53,7 @@ fun main() { val r = BufferedReader(InputStreamReader(System.`in`)); val n = r.r
         b"",
     ),
     ("infinite_loop", "fun main() { var x = 0L; while (true) x++ }", b""),
+    ("packaged", 'package contest.a\n\nfun main() { println("in a package") }', b""),
     ("compile_error", 'fun main() { val x: Int = "s" }', b""),
 ]
 SCRIPTS = [

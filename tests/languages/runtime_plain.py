@@ -86,7 +86,7 @@ def _build_kotlin(language, source: str, where: str) -> Build | None:
     Path(where, "main.kt").write_text(source)
     done = subprocess.run(["kotlinc", "-d", where, "main.kt"], cwd=where, capture_output=True,
                           timeout=300)  # fmt: skip
-    return Build(None, files={}, entry="MainKt") if done.returncode == 0 else None
+    return Build(None, files={}, entry=language.entry_of(source)) if done.returncode == 0 else None
 
 
 def _build_csharp(language, source: str, where: str) -> bool:
