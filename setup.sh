@@ -80,6 +80,13 @@ for package in "${js_packages[@]}"; do
         break
     fi
 done
+# Jest test files (evaluator/languages/jest.py), as SandboxFusion's jest tag runs them
+if [ ! -f "$(npm root -g)/jest/bin/jest.js" ] || [ ! -d "$(npm root -g)/@babel/preset-typescript" ] ||
+    [ ! -d "$(npm root -g)/@jest/globals" ]; then
+    echo "setup.sh: installing from npm: jest and babel"
+    as_root npm install -g --silent jest@29.7.0 babel-jest@29.7.0 @jest/globals@29.7.0 \
+        @babel/core@7 @babel/preset-env@7 @babel/preset-typescript@7
+fi
 
 python -m pip install -q --upgrade pip
 # torch first, pinned: the local CPU wheel (any other torch spec pulls a multi-GB CUDA build)

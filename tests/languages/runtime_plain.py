@@ -150,9 +150,10 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
             if not _build_native(language, source, where):
                 return Outcome("CE")
             build = None
-        else:  # a script language: the source is the program
+        else:  # a script language: the source is the program (with the files it stages)
             assert isinstance(language, ScriptLanguage)
-            Path(where, language.script).write_text(source)
+            for name, data in (language.build(source, (), where, None).files or {}).items():
+                Path(where, name).write_bytes(data)
             build = Build(None, files={})
         argv = [
             part.replace("{program}", where) for part in language.argv(build, limits.memory_limit)

@@ -202,6 +202,11 @@ API = "sandbox/server/sandbox_api.py"  # RunCodeRequest, RunCodeResponse, parse_
 BASE = "sandbox/runners/base.py"  # run_command_bare, run_commands, restore_files
 MAJOR = "sandbox/runners/major.py"  # run_python, run_cpp
 MINOR = "sandbox/runners/minor.py"  # run_kotlin_script, run_racket...
+JEST_SUM = (  # SandboxFusion's own jest tests' shape: @jest/globals, a TypeScript function
+    "import {{ describe, expect, test }} from '@jest/globals';\n"
+    "function sum(a: number, b: number): number {{ return a + b; }}\n"
+    "describe('sum', () => {{ test('adds', () => {{ expect(sum(1, 2)).toBe({expected}); }}); }});\n"
+)
 TESTING = "sandbox/utils/testing.py"  # check_stdio_test_case (/submit's CommonOJDataset)
 OJ_API = "sandbox/server/online_judge_api.py"  # /submit, get_dataset_cls
 LOOP = "while True:\n    pass\n"
@@ -490,6 +495,32 @@ CASES: list[dict] = [
         "source": f"{MINOR} run_kotlin_script (a Kotlin of 1.6 or later: readln)",
         "deviation": "kotlin-version",
         "ours": {"json.status": "Failed", "json.compile_result.return_code": 1},
+    },
+    {
+        "id": "jest-pass",
+        "body": _run(code=JEST_SUM.format(expected=3), language="jest"),
+        "theirs": {
+            "json.status": "Success",
+            "json.run_result.return_code": 0,
+            "json.compile_result": None,
+        },  # fmt: skip
+        "source": f"{MAJOR} run_jest (npm run test: jest, its exit status the run's)",
+    },
+    {
+        "id": "jest-fail",
+        "body": _run(code=JEST_SUM.format(expected=4), language="jest"),
+        "theirs": {"json.status": "Failed", "json.run_result.return_code": 1},
+        "source": f"{MAJOR} run_jest",
+    },
+    {
+        "id": "jest-report-file",
+        "body": _run(
+            code=JEST_SUM.format(expected=3), language="jest", fetch_files=["jest-report.json"]
+        ),  # fmt: skip
+        "theirs": {"json.status": "Success", "len:json.files": 1},
+        "source": "runtime/node/package.json (testResultsProcessor: jest-json-reporter)",
+        "deviation": "jest-run",
+        "ours": {"json.status": "Success", "json.files": {}},
     },
     {
         "id": "nodejs-packages",

@@ -106,8 +106,8 @@ def test_a_language_not_served_answers_sandbox_errors_shape(server, language):
     assert answer["status"] == "SandboxError"
     assert "not supported" in answer["message"] and answer["run_result"] is None
     served = (
-        "(D_ut, R, cpp, csharp, go, go_test, java, junit, kotlin_script, lua, nodejs, perl, php, "
-        "pytest, python, racket, ruby, rust, scala, typescript, verilog)"
+        "(D_ut, R, cpp, csharp, go, go_test, java, jest, junit, kotlin_script, lua, nodejs, perl, "
+        "php, pytest, python, racket, ruby, rust, scala, typescript, verilog)"
     )
     assert served in answer["message"]
 
