@@ -44,6 +44,7 @@ command -v ghc >/dev/null || missing+=(ghc)
 command -v mono >/dev/null || missing+=(mono-runtime)
 command -v mcs >/dev/null || missing+=(mono-mcs)
 command -v kotlinc >/dev/null || missing+=(kotlin)
+command -v elixir >/dev/null || missing+=(elixir)
 # Test files' libraries, from Debian's sources: testify for Go tests (go_test, HumanEval-X's
 # Go), the rand, regex and md5 crates for Rust tests (rust_test, HumanEval-X's Rust)
 [ -d /usr/share/gocode/src/github.com/stretchr/testify ] ||

@@ -1,7 +1,7 @@
 """Per language: a test's cost in the sandbox against a plain run of the same program, and
 the build's cost, measured in one run (issue 52, item 5).
 
-For each installed language (C, C++, Rust, Go, Java, Kotlin, C#, JavaScript, TypeScript, Scala,
+For each installed language (C, C++, Rust, Go, Java, Kotlin, C#, Elixir, JavaScript, TypeScript, Scala,
 Racket, OCaml, Haskell, R) two stdin programs: ``trivial`` (sum a line of integers) and ``100ms`` (a
 loop of about 100 ms of CPU, then the sum; the interpreters loop fewer times). Each is built once by the grader's confined builder (its time is the
 ``build``; a second submit of the same source is the cache's ``hit``), and the same bytes
@@ -76,6 +76,11 @@ PROGRAMS = {
         "var sink = 0L\nfun main() { var x = 0L; var i = 0L; while (i < SPIN) { x += i xor (x ushr 3); i++ }"
         " ; sink = x; val (a, b) = readLine()!!.trim().split(' ').map { it.toLong() }; println(a + b) }"
     ),
+    "elixir": (
+        "defmodule M do\n  def spin(0, x), do: x\n  def spin(n, x), do: spin(n - 1, rem(x + n, 65536))\nend\n"
+        "M.spin(SPIN, 0)\n[a, b] = IO.read(:stdio, :line) |> String.split() |> Enum.map(&String.to_integer/1)\n"
+        "IO.puts(a + b)"
+    ),
     "csharp": (
         "using System;\nclass P { static long sink; static void Main() { long x = 0;"
         " for (long i = 0; i < SPIN; i++) x += i ^ (x >> 3); sink = x;"
@@ -115,7 +120,7 @@ PROGRAMS = {
     ),
 }
 # loop lengths where about 100 ms of CPU takes fewer iterations (interpreters)
-SPINS = {"racket": 8_000_000, "ocaml": 2_000_000, "r": 1_000_000}
+SPINS = {"racket": 8_000_000, "ocaml": 2_000_000, "r": 1_000_000, "elixir": 5_000_000}
 LIMITS = Limits(time_limit=10.0, memory_limit=512)
 
 

@@ -11,7 +11,7 @@ their ``eval_<lang>.py`` runs it, and it passes when it exits 0 within its limit
 judge ``exit``; their tests end a wrong program with a failure status): ``g++ -std=c++17``
 (C++), ``go test`` (``go_test``), ``node`` (JavaScript), ``lua`` (luaunit), ``php``, ``perl``
 (Test::Deep; also failing when ``ERROR`` is printed: the judge ``no_error``), ``python3``,
-``Rscript`` (R), ``ocaml`` (the toplevel), ``runghc`` (Haskell: compiled by ghc ``-O0``),
+``Rscript`` (R), ``elixir`` (ExUnit), ``ocaml`` (the toplevel), ``runghc`` (Haskell: compiled by ghc ``-O0``),
 ``ruby`` (test/unit), ``racket`` (rackunit; also failing when anything is written on
 stderr, where rackunit reports and racket still exits 0: the judge ``quiet_stderr``),
 ``scalac`` then ``scala`` (stderr empty too), ``rustc`` with its default edition, 2015 (``rust``, no ``-O``), ``tsc
@@ -25,7 +25,7 @@ as gdc builds it (``d_unittest``: ``gdc -funittest``, Debian has no DMD). A samp
 prompt; it is not cut at the stop tokens (their generation cuts; their evaluation joins the
 text as it is).
 
-A problem in a language not graded here (Elixir, Julia, Bash, Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
+A problem in a language not graded here (Julia, Bash, Swift) is read, and its programs are ``UNSUPPORTED`` naming the language.
 MultiPL-E's licence forbids using its prompts as training data: tests and benchmarks only."""
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
     "cpp": ("cpp", ["-std=c++17"]),
     "cs": ("csharp_assert", None),
     "d": ("d_unittest", None),
+    "elixir": ("elixir", None),
     "go_test.go": ("go_test", None),
     "hs": ("haskell", ["-O0"]),
     "java": ("java_assert", None),
@@ -65,7 +66,7 @@ LANGUAGES: dict[str, tuple[str, list[str] | None]] = {
 }
 # Languages MultiPL-E has and no module here runs: the name their programs are graded as
 # (UNSUPPORTED, naming it).
-NOT_GRADED = {"elixir": "elixir", "jl": "julia",
+NOT_GRADED = {"jl": "julia",
               "sh": "bash",
               "swift": "swift"}  # fmt: skip
 JUDGES = {

@@ -47,7 +47,7 @@ class Kotlin(JavaWithJar):
 
     def version_line(self, printed: str) -> str:
         lines = [line for line in printed.splitlines() if "kotlinc" in line]
-        return lines[0].strip() if lines else super().version_line(printed)
+        return lines[0].strip().removeprefix("info: ") if lines else super().version_line(printed)
 
     def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
         if not os.path.isfile(self.jar):

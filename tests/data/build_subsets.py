@@ -266,7 +266,7 @@ def humaneval_x(src: Path, out: Path) -> list[tuple[str, int, str]]:
 # tests/formats/test_multipl_e.py: HumanEval's first problems in every language graded
 # here, and one in a language that is not (Bash).
 MULTIPL_E_FIRST = 2
-MULTIPL_E_LANGUAGES = ("cpp", "cs", "d", "go", "hs", "java", "js", "lua", "ml", "php", "pl", "py", "r",
+MULTIPL_E_LANGUAGES = ("cpp", "cs", "d", "elixir", "go", "hs", "java", "js", "lua", "ml", "php", "pl", "py", "r",
                        "rb", "rkt", "rs", "scala", "ts")  # fmt: skip
 MULTIPL_E_NOT_GRADED = ("sh",)
 

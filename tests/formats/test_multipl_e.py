@@ -1,6 +1,6 @@
 """MultiPL-E read as it ships (``tests/data/multipl_e``: HumanEval's first problems in every
 language graded here, and one in Bash) and graded as its ``eval_<lang>.py`` runs each
-language: a right completion of ``has_close_elements`` passes in all eighteen, a wrong one
+language: a right completion of ``has_close_elements`` passes in all nineteen, a wrong one
 ("always false") fails (Java's asserts count: ``java -ea``; C#'s ``Debug.Assert`` reported
 on stderr, where mono exits 0; D's ``unittest`` blocks, ``gdc -funittest``), Rust builds with its default edition (2015), Perl's ``ERROR`` rule
 and Racket's and Scala's stderr rule hold, and a language not graded here is ``UNSUPPORTED``, per sample."""
@@ -39,6 +39,12 @@ RIGHT = {
         "{\n    foreach (i; 0 .. numbers.length)\n        foreach (j; i + 1 .. numbers.length)\n"
         "            if (abs(numbers[i] - numbers[j]) < threshold) return true;\n"
         "    return false;\n}\n\n"
+    ),
+    "elixir": (
+        "    Enum.with_index(numbers)\n"
+        "    |> Enum.any?(fn {a, i} ->\n"
+        "      Enum.with_index(numbers) |> Enum.any?(fn {b, j} -> i < j and abs(a - b) < threshold end)\n"
+        "    end)\n  end\nend\n\n"
     ),
     "go": (
         "    for i := range numbers {\n        for j := i + 1; j < len(numbers); j++ {\n"
@@ -113,6 +119,7 @@ WRONG = {
         "        return false;\n"
     ),
     "d": "{\n    return false;\n}\n\n",
+    "elixir": "    false\n  end\nend\n\n",
     "go": "    return false\n}\n\n",
     "hs": "  const (const False) numbers threshold\n",
     "java": "        return false;\n",
@@ -129,7 +136,7 @@ WRONG = {
     "rs": "    false\n",
     "scala": "        false\n",
 }
-LANGUAGES = {"cpp": "cpp", "cs": "csharp_assert", "d": "d_unittest", "go": "go_test", "hs": "haskell",
+LANGUAGES = {"cpp": "cpp", "cs": "csharp_assert", "d": "d_unittest", "elixir": "elixir", "go": "go_test", "hs": "haskell",
              "java": "java_assert",
              "js": "javascript", "lua": "lua", "ml": "ocaml", "php": "php", "pl": "perl",
              "py": "python", "r": "r", "rb": "ruby", "rkt": "racket", "rs": "rust",

@@ -1,5 +1,5 @@
 """The reference run of a Java, Kotlin, Scala, C#, JavaScript, TypeScript, Perl, Ruby, PHP, Lua,
-Racket, R, OCaml, C, Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
+Racket, R, OCaml, Elixir, C, Rust, Go or Verilog program: as a judge builds and runs it, beside the sandbox's run of the same source.
 
 The plain run builds with the toolchain unconfined (javac into a fresh directory; tsc; gcc or
 rustc with the documented flags and none of the grader's own units; JavaScript needs no
@@ -161,6 +161,8 @@ def run_plain(language: Language, source: str, stdin: bytes, limits: Limits = LI
         environment = language.run_environment()
         if language.name == "r":  # the command a judge types; the sandbox runs what it execs
             argv, environment = ["Rscript", f"{where}/main.R"], {}
+        if language.name == "elixir":  # the script a judge types; the sandbox runs the VM
+            argv, environment = ["elixir", f"{where}/main.exs"], {}
         if language.name == "csharp":  # `mono main.exe`: no shim, glibc reads /proc itself
             environment = {}
         if language.name == "kotlin_script":  # Debian's Kotlin runs a script so, in its JVM

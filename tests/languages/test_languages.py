@@ -22,7 +22,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
 
 
 def test_the_languages_are_the_modules_that_define_one():
-    names = ["c", "cpp", "csharp", "csharp_assert", "d", "d_unittest", "go", "go_test", "haskell",
+    names = ["c", "cpp", "csharp", "csharp_assert", "d", "d_unittest", "elixir", "go", "go_test", "haskell",
              "java", "java_assert", "javascript", "jest", "junit", "kotlin", "kotlin_script", "lua",
              "ocaml", "perl", "php", "python", "r", "racket", "ruby", "rust", "rust_test", "scala",
              "typescript", "verilog"]  # fmt: skip
@@ -58,7 +58,7 @@ def test_get_language_by_name_or_tag(text, name):
 
 
 def test_unknown_languages_say_which_are_known():
-    known = (r"\(known: c, cpp, csharp, csharp_assert, d, d_unittest, go, go_test, haskell, "
+    known = (r"\(known: c, cpp, csharp, csharp_assert, d, d_unittest, elixir, go, go_test, haskell, "
              r"java, java_assert, javascript, jest, junit, kotlin, kotlin_script, lua, ocaml, perl, "
              r"php, python, r, racket, ruby, rust, rust_test, scala, typescript, verilog\)")  # fmt: skip
     with pytest.raises(ValueError, match=rf"unknown language 'cobol' {known}"):
