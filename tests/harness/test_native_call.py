@@ -131,6 +131,14 @@ CASES = [
         "2\n40",
     ),
     (
+        "cpp_define_int_long_long",
+        "cpp",
+        "add",
+        None,
+        "#define int long long\nclass Solution { public: int add(int a, int b) { return a + b; } };",
+        "3000000000\n4000000000",
+    ),
+    (
         "java_public_class_static_method",
         "java",
         "add",
@@ -250,6 +258,7 @@ ANSWERS = {
     "cpp_in_place": '["y","e","h"]',
     "java_in_place": '["y","e","h"]',
     "cpp_free_function": "42",
+    "cpp_define_int_long_long": "7000000000",
     "java_public_class_static_method": "42",
     "cpp_prints_are_not_the_answer": "42",
     "java_prints_are_not_the_answer": "42",

@@ -5,6 +5,7 @@
 // return value (or, for an in-place problem, of argument MC_OUTPUT_ARG after the call) is
 // written to the run's stdout. What the program itself prints goes to stderr: the answer is
 // the return value, not the program's output. C++17 (if constexpr, fold expressions).
+#undef int  // a contest habit (`#define int long long`) must not reach the driver's own types
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
