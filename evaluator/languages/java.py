@@ -13,9 +13,10 @@ Run: Codeforces' command line, less what is Windows' or its jar's:
 recursion, the heap bounded by the problem's memory limit, ``ONLINE_JUDGE`` defined as
 contest programs test it before reading ``input.txt``), plus ``-XX:-UsePerfData`` (no
 ``/tmp/hsperfdata`` file: nothing a program sees) and ``-XX:SharedArchiveFile=`` our
-class-data archive of the JDK classes judged programs load (:mod:`.jvm_archive`). The JVM is the system's JDK, executed in
-the sandbox as the child's one exec (``Job.runtime``). Memory is judged as for every program
-file, by the peak resident set of the whole process, the JVM's own (about 40 MB) included.
+class-data archive of the JDK classes judged programs load (:mod:`.jvm_archive`). The JVM is
+the system's JDK, executed in the sandbox as the child's one exec (``Job.runtime``). Memory
+is judged as for every program file, by the peak resident set of the whole process, the
+JVM's own (about 40 MB) included.
 """
 
 from __future__ import annotations
@@ -119,10 +120,14 @@ class JavaWithJar(Java):
     def runtime_reads(self) -> tuple[str, ...]:  # type: ignore[override]
         return (*super().runtime_reads, os.path.realpath(self.jar))
 
-    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
+    def require_jar(self) -> None:
+        """``ToolchainMissing``, naming the package, when the jar is not installed."""
         if not os.path.isfile(self.jar):
             raise ToolchainMissing(f"{self.jar_title} is not installed: {self.title} needs "
                                    f"{self.jar} (Debian: apt-get install {self.jar_package})")  # fmt: skip
+
+    def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
+        self.require_jar()
         return super().build(source, ("-cp", self.jar, *flags), work, tool)
 
 

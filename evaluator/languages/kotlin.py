@@ -16,7 +16,7 @@ import re
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
 
-from .base import Build, Tool, ToolchainMissing, find_tool
+from .base import Build, Tool, find_tool
 from .java import CLASSES, JavaWithJar, classes_build
 
 __all__ = ["KOTLIN_STDLIB", "LANGUAGE", "Kotlin"]
@@ -50,9 +50,7 @@ class Kotlin(JavaWithJar):
         return lines[0].strip().removeprefix("info: ") if lines else super().version_line(printed)
 
     def build(self, source: str, flags: tuple[str, ...], work: str, tool: Tool) -> Build:
-        if not os.path.isfile(self.jar):
-            raise ToolchainMissing(f"{self.jar_title} is not installed: {self.title} needs "
-                                   f"{self.jar} (Debian: apt-get install {self.jar_package})")  # fmt: skip
+        self.require_jar()
         with open(os.path.join(work, self.source), "wb") as file:
             file.write(source.encode("utf-8", "surrogateescape"))
         run = tool([self.compiler, "-d", CLASSES, *flags, self.source], work)
