@@ -85,6 +85,11 @@ class Problem:
     tests: list[TestCase]
     func_name: str | None = None
     judge: str | dict[str, Any] | None = None
+    # Why the judge is what it is, where the statement changed the source's rule (the phrase
+    # that did: evaluator.formats.statement); and whether the statement says many answers are
+    # right while the problem has no checker (its expected output stands for one of them)
+    judge_reason: str = ""
+    needs_checker: bool = False
     time_limit: float | None = None
     memory_limit: int | None = None
     # assertion harness (HumanEval style)

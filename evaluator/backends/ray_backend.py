@@ -114,6 +114,7 @@ _Wire = tuple[
     str,
     list[tuple[str, float, float, int, str, str, str, str | None]],
     dict[str, Any] | None,
+    bool,
 ]
 
 
@@ -132,17 +133,18 @@ def _result_to_wire(result: GradeResult) -> _Wire:
         for t in result.tests
     ]
     limits = None if result.limits is None else asdict(result.limits)
-    return (result.problem_id, str(result.verdict), result.message, tests, limits)
+    return (result.problem_id, str(result.verdict), result.message, tests, limits, result.unchecked)
 
 
 def _result_from_wire(data: _Wire) -> GradeResult:
-    problem_id, verdict, message, tests, limits = data
+    problem_id, verdict, message, tests, limits, unchecked = data
     return GradeResult(
         problem_id,
         Verdict(verdict),
         [TestResult(Verdict(v), *rest) for v, *rest in tests],
         message,
         None if limits is None else Limits(**limits),
+        unchecked,
     )
 
 

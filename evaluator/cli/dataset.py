@@ -50,6 +50,7 @@ from evaluator.datasets.entries import (
 )
 from evaluator.datasets.filter import filter_entries, parse_mix
 from evaluator.formats import InputError, read_problems, read_samples
+from evaluator.judges.generated import CheckerTargetError, attach_checkers, load_checkers
 from evaluator.languages import runtimes
 from evaluator.problem import DEFAULT_TIME_LIMIT
 from evaluator.sandbox import SandboxPool
@@ -240,6 +241,29 @@ def _convert_format(
     help="CPU seconds per test given to solutions while checking.",
 )
 @click.option("--drop-weak", is_flag=True, help="Remove problems a known-wrong solution passes.")
+@click.option(
+    "--checkers",
+    "show_checkers",
+    is_flag=True,
+    help="Report which problems need a special judge and why (the statement says many "
+    "answers are right, or the references disagree), and how many have one.",
+)
+@click.option(
+    "--checker-file",
+    type=click.Path(exists=True, dir_okay=False),
+    help='Checkers made elsewhere, one per problem (JSONL {"id", "check"}: the file '
+    "`grade --checkers` takes): each judges its problem here and is validated as ScaleBox "
+    "validates generated judges (every reference accepted, empty output rejected).",
+)
+@click.option(
+    "--unchecked",
+    type=click.Choice(["keep", "flag", "drop"]),
+    default="keep",
+    show_default=True,
+    help="What --clean does with a problem that needs a checker and has none: keep it as it "
+    "is, flag it (needs_checker: true in its record; the reward counts its wrong answers), "
+    "or drop it.",
+)
 @click.option("--workers", type=int, default=2, show_default=True)
 @FORMAT_OPTION
 def check(
@@ -253,14 +277,18 @@ def check(
     multiplier,
     time_limit,
     drop_weak,
+    show_checkers,
+    checker_file,
+    unchecked,
     workers,
     problem_format,
 ) -> None:
     """Check PROBLEMS: decodable non-empty tests, no contradictory tests, references pass
     (the source's own, such as TACO's and CodeContests' solutions, and --solutions), known-wrong
     solutions fail (CodeContests' incorrect_solutions, --wrong); measure reference CPU time
-    per test."""
+    per test; find the problems that need a checker (--checkers, --unchecked)."""
     entries = _load(problems, problem_format)
+    generated = _attach_checker_file(entries, checker_file) if checker_file else set()
     with SandboxPool(workers=workers, runtimes=runtimes()) as pool:
         checks = check_entries(
             entries,
@@ -274,6 +302,7 @@ def check(
             drop_weak=drop_weak,
             progress=sys.stderr.isatty(),
             checker_dir=shipped_with(problems),
+            generated=generated,
         )
     removed = [c for c in checks if c.removed]
     reasons = Counter(c.reasons[0].split(" (")[0].split(":")[0] for c in removed)
@@ -284,18 +313,65 @@ def check(
         "removed_by_reason": dict(reasons.most_common()),
         "warnings": sum(bool(c.warnings) for c in checks),
         "calibration": {"floor": floor, "multiplier": multiplier} if calibrate else None,
+        "checkers": {
+            "need": sum(c.needs_checker is not None for c in checks),
+            "have": sum(c.has_checker for c in checks),
+            "unchecked": sum(c.unchecked for c in checks),
+            "generated": sum(c.generated_checker is not None for c in checks),
+            "generated_valid": sum(c.generated_checker == "valid" for c in checks),
+        },
     }
     with open(report, "w") as fh:
         json.dump({"summary": summary, "problems": [c.to_dict() for c in checks]}, fh, indent=2)
     if clean:
         kept = []
         for entry, result in zip(entries, checks, strict=True):
-            if result.removed:
+            if result.removed or (unchecked == "drop" and result.unchecked):
                 continue
             can_limit = result.time_limit is not None and entry.format in ("livecodebench", "ours")
-            kept.append(set_time_limit(entry, result.time_limit) if can_limit else entry.record)
+            record = set_time_limit(entry, result.time_limit) if can_limit else entry.record
+            if unchecked == "flag" and result.unchecked:
+                record = {**record, "needs_checker": True}
+            kept.append(record)
         write_records(clean, kept)
     _print_checks(checks, summary)
+    if show_checkers:
+        _print_checker_needs(checks, summary["checkers"])
+
+
+def _attach_checker_file(entries, path: str) -> set[str]:
+    """Give each entry's problem its checker from the side file at ``path``; the ids given
+    one. A broken file, or a checker for a problem that is not a stdin one, stops here."""
+    try:
+        checkers = load_checkers(path)
+        attached: set[str] = set()
+        for entry in entries:
+            if entry.problem is not None:
+                [entry.problem] = attach_checkers([entry.problem], checkers, attached)
+    except (ValueError, OSError, CheckerTargetError) as exc:
+        _fail(f"--checker-file: {exc}")
+    return attached
+
+
+def _print_checker_needs(checks, counts) -> None:
+    needing = [c for c in checks if c.needs_checker is not None]
+    for c in needing[:40]:
+        has = "has one" if c.has_checker else "has none"
+        click.echo(f"{c.id[:40]:40} needs a checker ({has}): {c.needs_checker[:90]}")
+    if len(needing) > 40:
+        click.echo(f"... {len(needing) - 40} more in the report")
+    for c in checks:
+        if c.generated_checker is not None and c.generated_checker != "valid":
+            click.echo(f"{c.id[:40]:40} its generated checker is {c.generated_checker[:90]}")
+    click.echo(
+        f"{counts['need']} of {len(checks)} problems need a checker; "
+        f"{counts['have']} have one; {counts['unchecked']} need one and have none"
+        + (
+            f"; {counts['generated_valid']} of {counts['generated']} generated checkers valid"
+            if counts["generated"]
+            else ""
+        )
+    )
 
 
 def _print_checks(checks, summary) -> None:

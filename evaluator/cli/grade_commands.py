@@ -19,6 +19,7 @@ from evaluator.formats import BadProblem, InputError, iter_problems, read_proble
 from evaluator.formats.problems import spill_beyond
 from evaluator.formats.record_files import read_records
 from evaluator.formats.registry import detect_format, get_format
+from evaluator.judges.generated import CheckerTargetError, attach_checkers, load_checkers
 from evaluator.problem import Problem
 
 # Tests held in memory while a run reads its problems; beyond, on disk (evaluator.formats.spill).
@@ -37,12 +38,22 @@ __all__ = ["demo", "grade", "lcb"]
 )
 @FORMAT
 @TESTS_DIR
+@click.option(
+    "--checkers",
+    "checkers_path",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help='Python checkers made elsewhere, one per problem: JSONL lines {"id": PROBLEM_ID, '
+    '"check": "def check(input, output, expected): ..."} (evaluator/judges/generated.py). '
+    "Each judges its stdin problem instead of the problem's own judge, in the sandbox.",
+)
 @grading_options
 def grade(
     problems: str,
     samples: str,
     problem_format: str | None,
     tests_dir: str | None,
+    checkers_path: str | None,
     **options: Any,
 ) -> None:
     """Grade SAMPLES against PROBLEMS and print pass@k and verdict counts.
@@ -62,17 +73,35 @@ def grade(
       mcevaluate grade --problems p.jsonl --samples s.jsonl --judge float --workers 8 --json
       mcevaluate grade --problems taco_train.parquet --samples s.jsonl -o r.json
       mcevaluate grade --problems codeforces.parquet --tests cf_tests/ --samples s.jsonl
+      mcevaluate grade --problems p.jsonl --samples s.jsonl --checkers checkers.jsonl
     """
     check_paths(options)
     options["early_exit"] = _default(options["early_exit"], True)
     bad: list[BadProblem] | None = [] if options["skip_bad_problems"] else None
+    checkers = None
+    if checkers_path is not None:
+        try:
+            checkers = load_checkers(checkers_path)
+        except (ValueError, OSError) as exc:
+            raise click.ClickException(f"--checkers: {exc}") from None
+    attached: set[str] = set()
     try:
         found = iter_problems([problems], format=problem_format, bad=bad)
         if tests_dir is not None:
             found = _with_tests(problems, problem_format, found, tests_dir)
+        if checkers is not None:
+            found = attach_checkers(found, checkers, attached)
         loaded = list(spill_beyond(found, TESTS_IN_MEMORY))
     except InputError as exc:
         raise click.ClickException(str(exc)) from None
+    except CheckerTargetError as exc:
+        raise click.ClickException(f"--checkers: {exc}") from None
+    if checkers is not None:
+        click.echo(
+            f"checkers: {len(attached)} of the {len(checkers)} in {checkers_path} judge a "
+            f"problem here",
+            err=True,
+        )
     run(loaded, samples, bad_problems=bad or [], problem_files=[problems], **options)
 
 

@@ -5,6 +5,10 @@
 * **removed** (with the reason) when its record does not decode, it has no tests, two tests
   have the same input but different expected outputs (contradictory), or it has reference
   solutions and none passes every test;
+* whether it **needs a checker** (a special judge), and why: its statement says many answers
+  are right (:mod:`evaluator.formats.statement`), or its references disagree on a test (one's
+  clean run judged right and another's wrong), or none prints a test's expected output;
+  ``has_checker`` says whether it has one;
 * a **warning** (kept) when some but not all references pass, when a known-wrong solution
   passes every test (weak tests; removed instead with ``drop_weak``), when tests are exact
   duplicates, or when it has no reference solution (unverified).
@@ -19,18 +23,20 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evaluator.formats import Samples
+from evaluator.formats.statement import judge_from_statement
+from evaluator.judges import is_checker_spec
 from evaluator.languages import Language
 from evaluator.problem import DEFAULT_TIME_LIMIT, Harness, Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, grade_all
 from evaluator.runner.run import sample_program
 from evaluator.sandbox import Isolation, SandboxPool
 
-from .entries import Entry, program_for
+from .entries import Entry, program_for, statement
 
 __all__ = [
     "DEFAULT_FLOOR",
@@ -38,6 +44,7 @@ __all__ = [
     "ProblemCheck",
     "calibrated_limit",
     "check_entries",
+    "references_disagree",
     "sample_programs",
     "strength",
     "test_conflicts",
@@ -63,10 +70,22 @@ class ProblemCheck:
     time_limit: float | None = None
     reasons: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Whether the problem needs a special judge, and why (None: nothing says so): its
+    # statement says many answers are right, or its references disagree on a test
+    needs_checker: str | None = None
+    has_checker: bool = False
+    # a checker made elsewhere (``--checker-file``): "valid", or "invalid: why" (ScaleBox's
+    # gate: every reference accepted, empty output rejected); None: it has none
+    generated_checker: str | None = None
 
     @property
     def removed(self) -> bool:
         return bool(self.reasons)
+
+    @property
+    def unchecked(self) -> bool:
+        """Needs a checker and has none: a right answer may be graded wrong."""
+        return self.needs_checker is not None and not self.has_checker
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -86,6 +105,11 @@ class ProblemCheck:
         }
         if self.time_limit is not None:
             data["time_limit"] = self.time_limit
+        if self.needs_checker is not None:
+            data["needs_checker"] = self.needs_checker
+        data["has_checker"] = self.has_checker
+        if self.generated_checker is not None:
+            data["generated_checker"] = self.generated_checker
         return data
 
 
@@ -161,13 +185,19 @@ def check_entries(
     drop_weak: bool = False,
     progress: bool = False,
     checker_dir: str | None = None,
+    generated: Collection[str] = (),
 ) -> list[ProblemCheck]:
     """Check every entry (see the module docstring); results in input order. ``progress``
     shows a bar on stderr for the reference runs and then the known-wrong ones;
-    ``checker_dir``: where program checkers lie (:attr:`GradeOptions.checker_dir`)."""
+    ``checker_dir``: where program checkers lie (:attr:`GradeOptions.checker_dir`);
+    ``generated``: the ids of problems whose checker was made elsewhere (a side file,
+    :mod:`evaluator.judges.generated`), each validated as ScaleBox validates its generated
+    judges: every reference accepted, a program that prints nothing rejected on every test
+    whose expected output is not blank."""
     checks = [ProblemCheck(entry.id) for entry in entries]
     ref_items: list[tuple[int, Problem, str, str]] = []  # (check, problem, program, language)
     wrong_items: list[tuple[int, Problem, str, str]] = []
+    empty_items: list[tuple[int, Problem, str, str]] = []  # silence, for generated checkers
     for index, (entry, check) in enumerate(zip(entries, checks, strict=True)):
         problem = entry.problem
         if problem is None:
@@ -181,6 +211,8 @@ def check_entries(
         if check.tests == 0:
             check.reasons.append("no tests")
             continue
+        check.has_checker = is_checker_spec(problem.judge)
+        check.needs_checker = _stated_need(entry, problem)
         check.duplicates, check.contradictory, example = test_conflicts(problem)
         if check.contradictory:
             check.reasons.append(
@@ -197,6 +229,8 @@ def check_entries(
         wrongs += sample_programs(problem, (wrong or {}).get(problem.id))
         check.wrong = len(wrongs)
         wrong_items += [(index, problem, *program) for program in wrongs]
+        if problem.id in generated:
+            empty_items.append((index, problem, _SILENT_PROGRAM, "python"))
 
     ref_options = GradeOptions(
         time_limit=time_limit, isolation=Isolation.TEST, checker_dir=checker_dir
@@ -207,7 +241,10 @@ def check_entries(
             ref_grader, [(_no_limit(p), c, lang) for _, p, c, lang in ref_items], progress=progress
         )
         wrong_results = grade_all(grader, [item[1:] for item in wrong_items], progress=progress)
+        empty_results = ref_grader.grade_many([item[1:] for item in empty_items])
 
+    for index, why in references_disagree(ref_items, ref_results).items():
+        checks[index].needs_checker = checks[index].needs_checker or why
     failures: dict[int, list[str]] = {}
     for (index, *_), result in zip(ref_items, ref_results, strict=True):
         check = checks[index]
@@ -221,6 +258,8 @@ def check_entries(
             failures.setdefault(index, []).append(_first_failure(result))
     for (index, *_), result in zip(wrong_items, wrong_results, strict=True):
         checks[index].wrong_rejected += not result.passed
+    for (index, problem, *_), result in zip(empty_items, empty_results, strict=True):
+        checks[index].generated_checker = _gate(checks[index], problem, result)
 
     for index, check in enumerate(checks):
         if check.removed and check.tests == 0:
@@ -243,6 +282,76 @@ def check_entries(
         if calibrate and check.ref_cpu_max is not None and not check.removed:
             check.time_limit = calibrated_limit(check.ref_cpu_max, floor, multiplier)
     return checks
+
+
+_SILENT_PROGRAM = "pass\n"  # prints nothing: what a generated checker must reject
+
+
+def _gate(check: ProblemCheck, problem: Problem, silent: GradeResult) -> str:
+    """A generated checker's verdict by ScaleBox's rule (:func:`check_entries`): "valid",
+    or "invalid: " and the first thing that went wrong."""
+    if not check.references:
+        return "invalid: no reference solution to validate it against"
+    if check.references_passed < check.references:
+        failed = check.references - check.references_passed
+        return f"invalid: it rejects {failed} of {check.references} reference solution(s)"
+    asked = [i for i, test in enumerate(problem.tests) if test.output.strip()]
+    if not asked:
+        return "invalid: every expected output is blank: an empty output cannot be asked"
+    for number in asked:
+        verdict = silent.tests[number].verdict if number < len(silent.tests) else None
+        if verdict is not Verdict.WA:
+            return f"invalid: on test {number + 1} an empty output is {verdict or 'not judged'}"
+    return "valid"
+
+
+def _stated_need(entry: Entry, problem: Problem) -> str | None:
+    """Why ``problem``'s statement says it needs a checker (whether or not it has one), or
+    None: the decision its reading made, else what the statement says of many answers
+    (a row with its own checker was not read for its judge)."""
+    if problem.needs_checker:
+        return (
+            f"the statement says so: {problem.judge_reason}"
+            if problem.judge_reason
+            else ("marked so in its record")
+        )
+    if problem.harness is Harness.ASSERTION:
+        return None
+    decision = judge_from_statement(
+        statement(entry),
+        stdin=problem.harness is Harness.STDIN,
+        source_judge=None,
+        explicit=False,
+        outputs=[test.output for test in problem.tests],
+    )
+    return f"the statement says so: {decision.reason}" if decision.needs_checker else None
+
+
+def references_disagree(
+    items: Sequence[tuple[int, Problem, str, str]], results: Sequence[GradeResult]
+) -> dict[int, str]:
+    """Per check index, why its references say the problem accepts more than one answer: on
+    some test one reference's output is judged right and another's, from a clean run, wrong
+    (the two print different answers), or every reference's clean run is judged wrong (the
+    row's expected output is not what they print). A crash or a time-out says nothing of
+    the answers. Problems judged by a checker are left out: it has judged them."""
+    verdicts: dict[int, dict[int, set[Verdict]]] = {}
+    for (index, problem, *_), result in zip(items, results, strict=True):
+        if is_checker_spec(problem.judge) or problem.harness is Harness.ASSERTION:
+            continue
+        per_test = verdicts.setdefault(index, {})
+        for number, test in enumerate(result.tests):
+            per_test.setdefault(number, set()).add(test.verdict)
+    found = {}
+    for index, per_test in verdicts.items():
+        for number, seen in sorted(per_test.items()):
+            if Verdict.WA in seen and Verdict.AC in seen:
+                found[index] = f"references print different answers on test {number + 1}"
+                break
+            if seen == {Verdict.WA}:
+                found[index] = f"no reference prints test {number + 1}'s expected output"
+                break
+    return found
 
 
 def _no_limit(problem: Problem) -> Problem:

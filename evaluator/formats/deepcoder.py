@@ -19,8 +19,8 @@ built them (``rllm/data/preprocess/code/*.ipynb``):
 * ``taco``: the TACO object ``{"inputs", "outputs", "fn_name"?}``;
 * ``codeforces``: a list of ``{"input", "output"}``.
 
-The rule, per subset: ``lcbv5`` by LiveCodeBench's (the ``lines`` judge for stdin, as our
-:mod:`.livecodebench` format: no judge named, the harness's default; calls by value, no
+The rule, per subset: ``lcbv5`` by LiveCodeBench's (stdin by the grading default, ``tokens``, as our
+:mod:`.livecodebench` format: no judge named; calls by value, no
 unwrapping), and its call-based problems (LiveCodeBench's LeetCode half) get the
 ``leetcode`` platform, hence its interpreter environment. The other subsets' stdin tests by
 the ``float`` judge (as :mod:`.taco` and :mod:`.primeintellect`); ``taco`` calls by value

@@ -13,8 +13,9 @@ crafted file cannot run code: a pickle's only way to call anything is to look it
 ``find_class``; and it is inflated within a bound (:mod:`.inflate`: 128 times its compressed
 size, at least 32 MiB, at most 1 GiB), so a crafted row cannot take the grader's memory. The harness is decided by the tests' ``testtype`` (``stdin`` or
 ``functional``); tests without one defer to ``metadata.func_name`` (present: functional).
-Graded by LiveCodeBench's rule: the ``lines`` judge for stdin tests, values for call-based
-ones (``docs/datasets.md``).
+Graded by LiveCodeBench's rule but for the line layout: stdin tests by the grading default,
+``tokens``, as the contests' judges compare (LiveCodeBench's own line rule is the ``lcb``
+judge), values for call-based ones (``docs/datasets.md``).
 
 NVIDIA's LiveCodeBench-CPP (``nvidia/LiveCodeBench-CPP``: the same fields, its answers C++)
 is read here too. Its stdin rows are LiveCodeBench's; a functional row holds one test whose

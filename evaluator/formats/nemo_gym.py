@@ -15,8 +15,8 @@ value. ``verifier_metadata`` and ``unit_tests`` may be JSON texts (NeMo-Gym's pr
 starts from such text) or objects.
 
 NeMo-Gym grades with LiveCodeBench's ``testing_util`` (``lcb_integration``): stdin outputs
-line by line after stripping (the ``lines`` judge, as our :mod:`.livecodebench` format: no
-judge named, the harness's default), calls by value without unwrapping a one-element list
+line by line after stripping; here by the grading default, ``tokens``, as our
+:mod:`.livecodebench` format (no judge named), calls by value without unwrapping a one-element list
 (``prediction == gt_out``). Here calls compare by value
 (:func:`~evaluator.judges.compare_values`): real numbers within 1e-6 where LiveCodeBench's
 ``==`` is exact. Its per-test timeout is a server setting (``unit_test_timeout_secs``), not

@@ -8,6 +8,8 @@ Schema (fields marked ``?`` are optional)::
       "tests":        [{"input": "...", "output": "..."}, ...],
       "func_name"?:   "twoSum",                     # required for "functional"
       "judge"?:       "lines" | "float" | ... | {special-judge spec object},
+      "judge_reason"?: "reals within 1e-4 ...",    # why: the statement's phrase (its rule)
+      "needs_checker"?: false,                      # many answers are right, no checker
       "time_limit"?:  2.0,                          # CPU seconds per test, > 0
       "memory_limit"?: 256,                         # megabytes, whole number > 0
       "prompt"?:      "def f(x):\\n",               # assertion: code the sample continues
@@ -57,6 +59,7 @@ from ..problem import (
 from .errors import InputError
 from .fields import (
     argument_position,
+    describe_type,
     expect_dict,
     expect_list,
     expect_str,
@@ -149,6 +152,13 @@ def _text(name: str, *, required_for: Harness | None = None) -> Callable[..., st
     return read
 
 
+def _flag(record: Mapping[str, Any], name: str) -> bool:
+    value = record.get(name, False)
+    if not isinstance(value, bool):
+        raise InputError(f"expected true or false, got {describe_type(value)}", field=name)
+    return value
+
+
 def _read_metadata(record: Mapping[str, Any], harness: Harness) -> dict[str, Any]:
     metadata = record.get("metadata")
     if metadata is None:
@@ -225,6 +235,8 @@ _READERS: dict[str, Callable[[dict[str, Any], Harness], Any]] = {
     "tests": _read_tests,
     "func_name": _read_func_name,
     "judge": lambda record, harness: optional_judge(record),
+    "judge_reason": _text("judge_reason"),
+    "needs_checker": lambda record, harness: _flag(record, "needs_checker"),
     "time_limit": lambda record, harness: optional_time_limit(record),
     "memory_limit": lambda record, harness: optional_memory_limit(record),
     "prompt": _text("prompt"),

@@ -28,6 +28,7 @@ from typing import Any
 from ..problem import Problem
 from .errors import InputError
 from .fields import describe_type
+from .statement import apply_statement
 
 __all__ = [
     "Format",
@@ -116,9 +117,19 @@ class Format:
                 **where
             )
         try:
-            return self.read(record, fallback_id)
+            return self.judged(self.read(record, fallback_id), record)
         except InputError as exc:
             raise exc.located(**where) from None
+
+    def judged(self, problem: Problem, record: Mapping[str, Any]) -> Problem:
+        """``problem``, read from ``record``, judged as the record's statement says (the
+        source's rule where it says nothing; the record's own ``judge`` over both): see
+        :mod:`evaluator.formats.statement`."""
+        explicit = record.get("judge") is not None
+        problem = apply_statement(problem, self.statement(record), explicit=explicit)
+        if record.get("needs_checker") is True:  # marked so (``dataset check --unchecked flag``)
+            problem.needs_checker = True
+        return problem
 
 
 @functools.cache

@@ -17,13 +17,20 @@ The ``input_output`` shapes are :func:`~evaluator.formats.testlists.io_tests`'.
 Graded by the rule of their graders (APPS's ``testing_util.py``, TACO's, verl's
 ``prime_code``; ``docs/datasets.md``): a stdin test's output is compared by the ``float``
 judge (tokens; real numbers within 1e-6 absolute or relative, integers exactly), and a
-call's expected value wrapped in a one-element list also accepts the bare value.
+call's expected value wrapped in a one-element list also accepts the bare value. A call-based
+row from Codewars (TACO's ``source`` is ``codewars``, or the row's ``url`` is on
+codewars.com: APPS names no source) compares values as Python's ``==`` does for booleans
+(judge option ``bool_as_int``: ``True`` is ``1``, ``False`` is ``0``): its graders compare
+with ``==`` (TACO's ``metrics/testing_util.py``, APPS's ``eval/testing_util.py``), and so do
+the katas' own tests on Codewars (``test.assert_equals(actual, expected)``). Rows from
+LeetCode and the other sources keep ``True`` apart from ``1``, as LeetCode's judge does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..problem import Harness, Problem
 from .errors import InputError
@@ -38,20 +45,43 @@ from .limits import megabytes, seconds
 from .registry import Format, solutions, take_id
 from .testlists import DecodedTests, decode_text, io_tests
 
-__all__ = ["FORMAT", "contest_judge", "problem_from_io"]
+__all__ = ["FORMAT", "contest_judge", "from_codewars", "problem_from_io"]
 
 STDIN_JUDGE: dict[str, Any] = {"type": "float"}
 """The stdin rule of these sources: tokens, real numbers within 1e-6 (absolute or
 relative), integers exactly."""
 
 
-def contest_judge(decoded: DecodedTests, stdin_judge: dict[str, Any] | None = None) -> Any:
+def contest_judge(
+    decoded: DecodedTests, stdin_judge: dict[str, Any] | None = None, *, codewars: bool = False
+) -> Any:
     """The judge of a problem from these sources' tests: ``stdin_judge`` (default
     :data:`STDIN_JUDGE`) for stdin tests; for calls, ``{"unwrap": true}`` when an expected
-    value is wrapped in a one-element list, else the default value comparison."""
+    value is wrapped in a one-element list, with ``"bool_as_int": true`` for a Codewars
+    kata (``codewars``: compared by ``==``, where ``True == 1``), else the default value
+    comparison."""
     if decoded.harness is Harness.STDIN:
         return dict(stdin_judge or STDIN_JUDGE)
-    return {"unwrap": True} if decoded.wrapped else None
+    judge: dict[str, Any] = {"unwrap": True} if decoded.wrapped else {}
+    if codewars:
+        judge["bool_as_int"] = True
+    return judge or None
+
+
+def from_codewars(record: Mapping[str, Any]) -> bool:
+    """Whether a TACO or APPS row is a Codewars kata: TACO's ``source`` says ``codewars``,
+    or the row's ``url`` is on codewars.com (APPS has only the url)."""
+    source = record.get("source")
+    if isinstance(source, str) and source.strip().lower() == "codewars":
+        return True
+    url = record.get("url")
+    if not isinstance(url, str) or not url.strip():
+        return False
+    try:
+        host = (urlsplit(url.strip()).hostname or "").lower()
+    except ValueError:
+        return False
+    return host == "codewars.com" or host.endswith(".codewars.com")
 
 
 def problem_from_io(
@@ -63,9 +93,10 @@ def problem_from_io(
     time_limit: float | None = None,
     memory_limit: int | None = None,
     metadata: dict[str, Any] | None = None,
+    codewars: bool = False,
 ) -> Problem:
     """The problem of an ``input_output`` value (JSON text or object); ``judge`` None: the
-    sources' rule (:func:`contest_judge`)."""
+    sources' rule (:func:`contest_judge`; ``codewars``: the row is a Codewars kata)."""
     io = expect_dict(decode_text(value, field), field) if value not in (None, "") else {}
     decoded = io_tests(io, field) if io else DecodedTests(Harness.STDIN, [])
     return Problem(
@@ -73,7 +104,7 @@ def problem_from_io(
         harness=decoded.harness,
         tests=decoded.tests,
         func_name=decoded.func_name,
-        judge=judge if judge is not None else contest_judge(decoded),
+        judge=judge if judge is not None else contest_judge(decoded, codewars=codewars),
         time_limit=time_limit,
         memory_limit=memory_limit,
         metadata=metadata or {},
@@ -106,6 +137,7 @@ def _read(record: Mapping[str, Any], fallback_id: str | None, id_keys: tuple[str
         time_limit=seconds(record.get("time_limit"), "time_limit"),
         memory_limit=megabytes(record.get("memory_limit"), "memory_limit"),
         metadata=_facts(record),
+        codewars=from_codewars(record),
     )
 
 

@@ -6,7 +6,12 @@ so the candidate can neither forge the report that ``check`` returned nor pass a
 object to the asserts, and a pass needs that report (exit status 0, e.g. ``sys.exit(0)``
 before the asserts, is not one). Tests that use a name only the candidate defines (a class the
 solution declares, say) cannot work that way; they run joined with the program in one module,
-as HumanEval's own harness does."""
+as HumanEval's own harness does.
+
+A problem of LeetCode's platform (its environment is ``leetcode``: DeepSeek-Coder's LeetCode
+set, rllm's LeetCode rows) runs its program with LeetCode's names found without an import
+(``List``, ``deque``, ``heappush``...), as its call-based problems do: their graders put
+such imports before every program (``docs/datasets.md``)."""
 
 from __future__ import annotations
 
@@ -14,12 +19,12 @@ import ast
 import builtins
 import functools
 
-from evaluator.harness.environments import Environment
+from evaluator.harness.environments import LEETCODE, Environment
 from evaluator.problem import Problem, Verdict
 from evaluator.sandbox import Isolation, Job, Limits, Mode, RunResult
 
 from . import pytest_file
-from .conventions import CHECK_FUNCTION, SOLUTION_CLASS
+from .conventions import CHECK_FUNCTION, LEETCODE_NAMES, NO_NAMES, SOLUTION_CLASS
 from .outcome import failure
 
 
@@ -41,6 +46,7 @@ def build_job(
         func_name=problem.entry_point,
         entry_class=SOLUTION_CLASS,
         check_name=CHECK_FUNCTION,
+        names=LEETCODE_NAMES if environment.name == LEETCODE.name else NO_NAMES,
         limits=limits,
         isolation=isolation,
         environment=environment.overrides(),

@@ -5,10 +5,13 @@ rule, with testlib's standard checkers as the reference semantics:
 
 ========== ===========================================================================
 ``exact``   the texts are identical
-``lines``   line by line, trailing whitespace and trailing empty lines ignored (default)
-``tokens``  whitespace-separated tokens equal (testlib ``wcmp``)
+``lines``   line by line, trailing whitespace and trailing empty lines ignored
+``tokens``  whitespace-separated tokens equal (testlib ``wcmp``; the default for stdin tests)
 ``float``   tokens, real numbers within ``abs_tol`` OR ``rel_tol`` (testlib ``rcmp6``)
 ``yesno``   tokens, ``yes``/``no`` case-insensitive, everything else case-sensitive
+``words``   tokens equal ignoring ASCII letter case (``yEs`` is ``YES``, ``Alice`` is ``ALICE``)
+``unordered_tokens`` the same tokens as many times each, in any order (a permutation)
+``unordered_lines`` the same non-blank lines (each as its tokens) as many times each, any order
 ``lenient`` the MicroCoder paper's fallback chain: ACCEPTS WRONG ANSWERS, never a default
 ``lcb``     LiveCodeBench's stdio check (strip, lines, exact ``Decimal``), for comparisons
 ``sandbox_fusion`` SandboxFusion's (lines, any case, floats within 1e-5 relative): ``/submit``
@@ -23,7 +26,9 @@ A test's verdict from a run: :mod:`.stdout` (a stdin test's output under one of 
 :mod:`.returned` (a call's return value, decoded and compared with :func:`compare_values`).
 Special judges (checkers) for problems with many valid answers are in :mod:`.checker`, one
 module per convention that is not its own (:mod:`.cf_checker`: open-r1/codeforces' checkers,
-``checker.py input correct_output output`` printing ``1``/``100``).
+``checker.py input correct_output output`` printing ``1``/``100``). :mod:`.generated` reads
+python checkers made elsewhere (one per problem, in a side file), attaches them to their
+problems, and validates one against its problem's reference outputs.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import (
+    case_insensitive,
     debug_asserts,
     exact,
     exit_status,
@@ -46,6 +52,8 @@ from . import (
     sandbox_fusion,
     silent,
     tokens,
+    unordered_lines,
+    unordered_tokens,
     yesno,
 )
 from .base import Comparison
@@ -60,6 +68,9 @@ JUDGES: dict[str, Callable[..., Comparison]] = {
     "tokens": tokens.check,
     "float": floats.check,
     "yesno": yesno.check,
+    "words": case_insensitive.check,
+    "unordered_tokens": unordered_tokens.check,
+    "unordered_lines": unordered_lines.check,
     "lenient": lenient.check,
     "lcb": lcb.check,
     "sandbox_fusion": sandbox_fusion.check,
@@ -70,7 +81,7 @@ JUDGES: dict[str, Callable[..., Comparison]] = {
     "debug_asserts": debug_asserts.check,
 }
 
-DEFAULT_JUDGE = "lines"
+DEFAULT_JUDGE = "tokens"  # contest judges' default (testlib wcmp, AtCoder, DMOJ)
 
 __all__ = [
     "DEFAULT_JUDGE",

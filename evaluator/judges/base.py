@@ -8,7 +8,9 @@ values with :func:`repr` so that spaces, tabs and ``\\r`` are visible, and never
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
 
 MAX_MESSAGE = 200  # characters in a whole message
 MAX_SHOWN = 60  # characters of one value inside a message, before the ellipsis
@@ -121,3 +123,23 @@ def compare_sequences(unit: str, got: list[str], expected: list[str]) -> Compari
         if g != e:
             return differs(unit, index, e, g)
     return count_mismatch(unit, got, expected)
+
+
+def compare_multisets(unit: str, got: list[str], expected: list[str]) -> Comparison:
+    """Items equal as multisets (the same items, as many times each, in any order).
+
+    The rejection names the first item whose count differs, looking through ``expected`` in
+    its order, then through ``got``: ``token '3': 1 occurrence, expected 2 (output has
+    2 tokens, expected 3)``, ``line '7': 1 occurrence, expected 0``.
+    """
+    have, need = Counter(got), Counter(expected)
+    if have == need:
+        return ACCEPTED
+    # the counters differ, so some item's counts do
+    item = next(i for i in chain(expected, got) if have[i] != need[i])
+    note = ""
+    if len(got) != len(expected):
+        note = f" (output has {plural(len(got), unit)}, expected {len(expected)})"
+    return wrong(
+        f"{unit} {show(item)}: {plural(have[item], 'occurrence')}, expected {need[item]}{note}"
+    )

@@ -22,6 +22,8 @@ Rules (``expected`` decides; the first difference in depth-first order is report
   ``|a - e| <= rel_tol * |e|`` (1e-6 each by default). NaN equals NaN (and nothing else);
   an infinity equals only the same infinity.
 * str: exactly equal. ``None``: only ``None``.
+* With ``any_order=True`` (a problem's ``judge: {"any_order": true}``: its statement says "return
+  the answer in any order") a returned top-level list matches in any order of its items.
 * Any depth: the walk keeps its own stack, and the decoder (:mod:`.jsonvalue`) parses texts
   nested deeper than Python's recursion limit iteratively, so a list nested 300,000 levels
   deep that equals the expected one is accepted here (the sandbox's encoder has a depth limit
@@ -36,6 +38,7 @@ The same in the *actual* value is a wrong answer.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -60,6 +63,11 @@ _MAX_PATH = 80  # characters of a path in a message
 _Path = tuple["_Path", int | str] | None
 
 
+def _order_key(item: Any) -> str:
+    """An item's place in a list compared in any order: its JSON text (keys sorted)."""
+    return json.dumps(item, sort_keys=True, default=str)
+
+
 def compare_values(
     actual: Any,
     expected: Any,
@@ -67,14 +75,19 @@ def compare_values(
     abs_tol: float = DEFAULT_ABS_TOL,
     rel_tol: float = DEFAULT_REL_TOL,
     bool_as_int: bool = False,
+    any_order: bool = False,
 ) -> Comparison:
     """Compare a decoded return value with the decoded expected value (rules in the module).
+    ``any_order``: a returned list is right in any order of its items (a statement's "return
+    the answer in any order"): both lists are sorted by their items' JSON text first.
 
     Messages name the path of the first difference: ``at [2][0]: expected 3, got 4``,
     ``at ['a']: expected True (bool), got 1 (int)``, ``at [1]: expected 3 items, got 2``,
     ``missing key 'b'``; at the top level there is no ``at`` part.
     """
     validate_tolerances(abs_tol, rel_tol)
+    if any_order and type(expected) is list and type(actual) in _SEQUENCES:
+        actual, expected = sorted(actual, key=_order_key), sorted(expected, key=_order_key)
     # An explicit stack rather than recursion: decoders accept nesting deeper than Python's
     # recursion limit.
     stack: list[tuple[Any, Any, _Path]] = [(actual, expected, None)]

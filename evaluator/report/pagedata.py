@@ -129,7 +129,7 @@ def report_data(run: Run) -> dict[str, Any]:
         [p.id, p.difficulty, p.platform, p.contest_date, p.month]
         + [[sample(s, _python(p)) for s in p.samples]]
         + [p.time_limit, p.memory_limit, [failing(t) for t in p.failing_tests], language(p)]
-        + [p.title, p.url]
+        + [p.title, p.url, p.judge_reason, p.needs_checker]
         for p in run.problems
     ]
     return {

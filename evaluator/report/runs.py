@@ -103,6 +103,8 @@ class ProblemRun:
     languages: tuple[str, ...] = ()  # its programs' languages (empty: not recorded)
     title: str = ""  # its title where the results carry it ('' when not)
     url: str = ""  # its page on its platform (http or https only; '' when not known)
+    judge_reason: str = ""  # what its statement said its judge accepts ('' when nothing)
+    needs_checker: bool = False  # many answers right, no checker: its WAs may be right
 
     @property
     def graded(self) -> list[bool]:
@@ -437,16 +439,25 @@ def _problem(
         failing_tests=tuple(failing),
         title=_title(record.get("question_title")),
         url=_problem_url(pid, record),
+        judge_reason=_reason(record.get("judge_reason")),
+        needs_checker=record.get("needs_checker") is True,
     )
 
 
 _TITLE_CAP = 200  # characters of a problem's title kept
+_REASON_CAP = 600  # characters of why a problem is judged as it is
 
 
 def _title(value: Any) -> str:
     """A row's ``question_title`` (LiveCodeBench's, and ours where the problems file had one),
     cut to a line's worth; '' when absent or not text."""
     return " ".join(value.split())[:_TITLE_CAP] if isinstance(value, str) else ""
+
+
+def _reason(value: Any) -> str:
+    """A row's ``judge_reason`` (what its statement said its judge accepts), on one line and
+    cut to a paragraph's worth; '' when absent or not text."""
+    return " ".join(value.split())[:_REASON_CAP] if isinstance(value, str) else ""
 
 
 def _problem_url(pid: str, record: Mapping[str, Any]) -> str:

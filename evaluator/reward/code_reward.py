@@ -19,7 +19,7 @@ from typing import Any
 from evaluator.languages import program_language
 from evaluator.problem import Problem, Verdict
 from evaluator.reward.columns import ProblemCache, ProblemError, languages_column, program_of
-from evaluator.runner.grading import GradeOptions, Grader, GradeResult
+from evaluator.runner.grading import UNCHECKED_NOTE, GradeOptions, Grader, GradeResult
 from evaluator.runner.run import problem_language, unsupported_message
 from evaluator.sandbox.jobs import Isolation
 
@@ -444,6 +444,9 @@ class CodeReward:
         )
         metrics[f"{self.metric_prefix}/grading_seconds"] = details.seconds
         metrics[f"{self.metric_prefix}/bad_problems"] = float(self.bad_problems)
+        # WAs on problems whose statements accept many answers, without a checker: rewards
+        # of 0 that may be right answers (evaluator.formats.statement)
+        metrics[f"{self.metric_prefix}/unchecked_wrong"] = float(sum(r.unchecked for r in graded))
         for sink in dict.fromkeys(sinks):
             for name, value in metrics.items():
                 try:
@@ -548,7 +551,9 @@ def _reason(result: GradeResult) -> str:
     for index, test in enumerate(result.tests):
         if test.verdict is not Verdict.AC and test.verdict is not Verdict.SKIPPED:
             message = f": {test.message}" if test.message else ""
-            return f"test {index + 1}: {test.verdict}{message}"[:300]
+            # the trace of an unchecked many-answer WA first: the test's message may be long
+            note = f"({UNCHECKED_NOTE}) " if result.unchecked else ""
+            return f"{note}test {index + 1}: {test.verdict}{message}"[:300]
     return f"{result.verdict}: {result.message}"[:300] if result.message else str(result.verdict)
 
 

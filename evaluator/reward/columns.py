@@ -159,10 +159,11 @@ def problem_of_record(record: Mapping[str, Any], fmt: Format | None = None) -> P
     tests): a dataset's defect, never a program's."""
     fmt = fmt or row_format(record)
     # Only the fields the format reads: a dataset's other columns (its statement, solutions,
-    # anything) are not fields of the problem, which a strict format would refuse.
-    record = {key: record[key] for key in fmt.fields if key in record}
+    # anything) are not fields of the problem, which a strict format would refuse. The
+    # statement is read apart: what it says the judge accepts.
+    fields = {key: record[key] for key in fmt.fields if key in record}
     try:
-        problem = fmt.read(record, ROW_ID)
+        problem = fmt.judged(fmt.read(fields, ROW_ID), record)
     except InputError as exc:
         raise ProblemError(f"{fmt.title} record: {exc}") from None
     if not problem.tests or (problem.harness is Harness.ASSERTION and not problem.test_code):
@@ -184,7 +185,8 @@ class ProblemCache:
     """Decoded problems, the ``size`` most recently used kept (LRU); thread-safe. A problem that
     cannot be decoded is kept as its :class:`ProblemError`, so a broken row is decoded once.
     ``hits`` and ``misses`` count the look-ups. Keys are fingerprints of the fields the
-    row's format reads (a problem's statement and solutions are never hashed)."""
+    row's format reads and of its statement (what it says the judge accepts); its solutions
+    are never hashed."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = max(1, size)
@@ -224,6 +226,8 @@ class ProblemCache:
         key = (
             fmt.name,
             tuple((k, fingerprint(record[k])) for k in fmt.fields if record.get(k) is not None),
+            fingerprint(fmt.statement(record)),  # what it says the judge accepts
+            record.get("needs_checker") is True,
         )
         return self.get(key, lambda: problem_of_record(record, fmt))
 

@@ -168,6 +168,12 @@ class TestResult:
         return data
 
 
+UNCHECKED_NOTE = (
+    "the statement accepts many answers and the problem has no checker: compared with the "
+    "one expected output"
+)
+
+
 @dataclass(slots=True)
 class GradeResult:
     """A program's result on a problem. ``verdict`` is the first non-AC verdict in test order
@@ -180,6 +186,9 @@ class GradeResult:
     tests: list[TestResult] = field(default_factory=list)
     message: str = ""
     limits: Limits | None = None
+    # a WA on a problem whose statement accepts many answers and which has no checker: the
+    # one expected output was compared, and a right answer may be among those it refused
+    unchecked: bool = False
 
     @property
     def passed(self) -> bool:
@@ -203,6 +212,8 @@ class GradeResult:
             data["message"] = clean_message(self.message)
         if self.limits is not None:
             data.update(limits_record(self.limits))
+        if self.unchecked:
+            data["unchecked"] = True
         return data
 
 
@@ -290,7 +301,7 @@ class _Judging:
         elif problem.harness is Harness.STDIN:
             self.check = _judge_from_spec(spec)
         elif problem.harness is Harness.FUNCTIONAL and isinstance(problem.judge, dict):
-            options = ("abs_tol", "rel_tol", "bool_as_int", "unwrap")
+            options = ("abs_tol", "rel_tol", "bool_as_int", "unwrap", "any_order")
             self.tolerance = {k: v for k, v in problem.judge.items() if k in options}
             validate_tolerances(
                 self.tolerance.get("abs_tol", DEFAULT_ABS_TOL),
@@ -811,6 +822,9 @@ def _collect(problem: Problem, job: JobResult, verdicts: dict[int, Outcome]) -> 
     failed = next((t for t in tests if t.verdict is not Verdict.AC), None)
     if failed is None:
         return GradeResult(problem.id, Verdict.AC, tests, limits=job.limits)
+    if problem.needs_checker and failed.verdict is Verdict.WA:
+        message = f"{failed.message} ({UNCHECKED_NOTE})"
+        return GradeResult(problem.id, failed.verdict, tests, message, job.limits, unchecked=True)
     return GradeResult(problem.id, failed.verdict, tests, failed.message, job.limits)
 
 

@@ -89,7 +89,8 @@ def result_from_dict(data: Mapping[str, Any], problem_id: str) -> GradeResult:
             wall_limit=None if wall is None else float(wall),
         )
     message = str(data.get("message", ""))
-    return GradeResult(problem_id, Verdict(data["verdict"]), tests, message, limits)
+    unchecked = data.get("unchecked") is True
+    return GradeResult(problem_id, Verdict(data["verdict"]), tests, message, limits, unchecked)
 
 
 def problem_fingerprint(problem: Problem) -> bytes:

@@ -116,6 +116,10 @@ def per_problem(
         row["time_limit"] = None if limits is None else limits.time_limit
         row["memory_limit"] = None if limits is None else limits.memory_limit
         row["failing_tests"] = failing_tests(problem, chunk)
+        if problem.judge_reason:  # what its statement says the judge accepts, and why
+            row["judge_reason"] = problem.judge_reason
+        if problem.needs_checker:  # many answers right, one expected: a WA may be right
+            row["needs_checker"] = True
         rows.append(row)
     return rows
 

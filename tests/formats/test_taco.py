@@ -79,7 +79,8 @@ def test_taco_rows_read_with_their_limits_ids_and_rules(problems):
     multiply = problems["taco-1"]
     assert (multiply.harness, multiply.func_name) == (Harness.FUNCTIONAL, "multiply")
     assert multiply.tests[0].input == "2\n3" and multiply.tests[0].output == "[6]"
-    assert multiply.judge == {"unwrap": True}
+    # a Codewars kata (source "codewars"): compared by ==, so True is 1 (test_taco_codewars.py)
+    assert multiply.judge == {"unwrap": True, "bool_as_int": True}
     assert multiply.time_limit is None and multiply.memory_limit is None  # null in the row
     assert problems["taco-2"].time_limit == 2.0 and problems["taco-2"].memory_limit == 1024
 
@@ -87,8 +88,9 @@ def test_taco_rows_read_with_their_limits_ids_and_rules(problems):
 def test_apps_rows_keep_their_problem_id_and_join_lines(problems):
     sums = problems["4000"]
     assert sums.tests[0].input == "2 3 4\n" and sums.tests[0].output == "9\n24\n"
-    assert problems["4001"].judge == {"unwrap": True}
-    assert problems["4002"].judge is None  # a pair, not a wrapped value
+    # both are Codewars katas (their url): compared by ==, so True is 1
+    assert problems["4001"].judge == {"unwrap": True, "bool_as_int": True}
+    assert problems["4002"].judge == {"bool_as_int": True}  # a pair, not a wrapped value
 
 
 def test_the_sources_solutions_are_references():

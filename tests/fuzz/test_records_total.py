@@ -149,3 +149,24 @@ def test_many_unclosed_think_tags_are_linear():
     assert extract_code("<think>" * 200_000 + "```python\nprint(1)\n```") is None
     assert extract_code("</think>" * 200_000 + "```python\nprint(1)\n```") == "print(1)"
     assert time.perf_counter() - started < 5  # the regex took 7 s for 16,000 tags
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ANY_TEXT, stdin=st.booleans())
+def test_any_statement_decides_a_judge_without_raising(text, stdin):
+    from evaluator.formats.statement import judge_from_statement
+
+    decision = judge_from_statement(
+        text, stdin=stdin, source_judge={"type": "float"}, explicit=False, outputs=[text]
+    )
+    assert isinstance(decision.reason, str) and isinstance(decision.needs_checker, bool)
+    assert decision.reason or decision.judge == {"type": "float"}
+
+
+def test_a_long_crafted_statement_is_read_only_so_far():
+    """What bounds a crafted statement's cost: only its first 65,536 characters are read."""
+    from evaluator.formats.statement import read_statement
+
+    phrase = " If there are multiple answers, print any of them."
+    assert read_statement("error " * 10_000 + phrase).many_answers_phrase
+    assert not read_statement("error " * 11_000 + phrase).many_answers_phrase

@@ -14,14 +14,22 @@ NAMES = [
     "tokens",
     "float",
     "yesno",
+    "words",
+    "unordered_tokens",
+    "unordered_lines",
     "lenient",
     "lcb",
     "sandbox_fusion",
 ]
 # judges of whether a test program passed, not comparisons: test_exit_and_silent.py
 NOT_COMPARISONS = ["exit", "silent", "no_error", "quiet_stderr", "debug_asserts"]
-# lcb ignores leading space; sandbox_fusion every letter's case
-STRICT = [name for name in NAMES if name not in ("lenient", "lcb", "sandbox_fusion")]
+# lcb ignores leading space; sandbox_fusion and words every letter's case; unordered_tokens the
+# order of the tokens
+STRICT = [
+    name
+    for name in NAMES
+    if name not in ("lenient", "lcb", "sandbox_fusion", "words", "unordered_tokens")
+]
 
 
 def test_names():
@@ -107,14 +115,15 @@ def test_identical_output_accepted_by_every_judge(name):
     assert get_judge(name)("1 2\n3.5\nYES\n", "1 2\n3.5\nYES\n").ok
 
 
-@pytest.mark.parametrize("name", ["lines", "tokens", "float", "yesno", "lenient"])
+TOKEN_JUDGES = ["tokens", "float", "yesno", "words", "unordered_tokens", "unordered_lines"]
+
+
+@pytest.mark.parametrize("name", ["lines", *TOKEN_JUDGES, "lenient"])
 def test_trailing_whitespace_accepted_by_all_but_exact(name):
     assert get_judge(name)("1 2  \r\n3\n\n\n", "1 2\n3").ok
 
 
-@pytest.mark.parametrize(
-    ("name", "ok"), [(n, n in {"tokens", "float", "yesno", "lenient"}) for n in NAMES]
-)
+@pytest.mark.parametrize(("name", "ok"), [(n, n in {*TOKEN_JUDGES, "lenient"}) for n in NAMES])
 def test_blank_line_inside(name, ok):
     assert get_judge(name)("1\n\n2", "1\n2").ok is ok
 
@@ -126,18 +135,34 @@ def test_float_tolerance(name, ok):
     assert get_judge(name)("0.333333", "0.3333333").ok is ok
 
 
-@pytest.mark.parametrize(("name", "ok"), [(n, n in {"yesno", "sandbox_fusion"}) for n in NAMES])
+@pytest.mark.parametrize(
+    ("name", "ok"), [(n, n in {"yesno", "words", "sandbox_fusion"}) for n in NAMES]
+)
 def test_yes_case(name, ok):
     assert get_judge(name)("Yes", "YES").ok is ok
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_case_matters_for_other_words(name):
-    # SandboxFusion lower-cases every line: its judge exists to answer as it does (/submit)
-    assert get_judge(name)("abc", "ABC").ok is (name == "sandbox_fusion")
+    # SandboxFusion lower-cases every line: its judge exists to answer as it does (/submit);
+    # words is the rule of statements that allow any letter case
+    assert get_judge(name)("abc", "ABC").ok is (name in ("sandbox_fusion", "words"))
 
 
-@pytest.mark.parametrize("name", ["lines", "tokens", "float", "yesno"])
+# lenient accepts both (its "set" rule): it accepts wrong answers
+@pytest.mark.parametrize(("name", "ok"), [(n, n in {"unordered_tokens", "lenient"}) for n in NAMES])
+def test_order_matters_but_for_unordered_tokens(name, ok):
+    assert get_judge(name)("2 1", "1 2").ok is ok
+
+
+@pytest.mark.parametrize(
+    ("name", "ok"), [(n, n in {"unordered_tokens", "unordered_lines", "lenient"}) for n in NAMES]
+)
+def test_line_order_matters_but_for_the_unordered_judges(name, ok):
+    assert get_judge(name)("3 4\n1 2\n", "1 2\n3 4\n").ok is ok
+
+
+@pytest.mark.parametrize("name", ["lines", *TOKEN_JUDGES])
 def test_lines_acceptance_implies_token_acceptance(name):
     # Everything `lines` accepts, the token judges accept too.
     for output, expected in [("1 \r\n2\t\n\n", "1\n2"), ("a b\n", "a b"), ("", "\n\n")]:
@@ -176,7 +201,8 @@ def _random_text(rng: random.Random) -> str:
 
 
 def test_random_pairs_never_raise_and_judges_nest():
-    # exact => lines => tokens => float and yesno: each judge only forgives more.
+    # exact => lines => tokens => float, yesno => words, and unordered_tokens; lines =>
+    # unordered_lines => unordered_tokens: each judge only forgives more.
     rng = random.Random(20260)
     judges = {name: get_judge(name) for name in NAMES}
     for _ in range(3000):
@@ -195,3 +221,10 @@ def test_random_pairs_never_raise_and_judges_nest():
             assert verdict["tokens"].ok, pair
         if verdict["tokens"].ok:
             assert verdict["float"].ok and verdict["yesno"].ok, pair
+            assert verdict["unordered_tokens"].ok, pair
+        if verdict["yesno"].ok:
+            assert verdict["words"].ok, pair
+        if verdict["lines"].ok:
+            assert verdict["unordered_lines"].ok, pair
+        if verdict["unordered_lines"].ok:
+            assert verdict["unordered_tokens"].ok, pair

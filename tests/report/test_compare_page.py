@@ -253,7 +253,7 @@ def test_any_options_caveat_is_a_warning(demo_run, driver, tmp_path):
             open_page(driver, page)
             box = driver.find_element(By.ID, "option-differences")
             assert box.get_attribute("role") == "alert" and box.is_displayed()
-            assert "output judge (problems without their own): lines in A, float in B" in box.text
+            assert "output judge (problems without their own): tokens in A, float in B" in box.text
             style = driver.execute_script(
                 "var s = getComputedStyle(arguments[0]), muted = getComputedStyle("
                 "document.querySelector('.note')).color;"

@@ -164,7 +164,7 @@ def test_compare_refuses_other_limits_or_options_unless_asked(demo_run, tmp_path
     # options in words, not reprs ("None")
     assert (
         "were graded with other options (interpreter environment: each problem's own, else "
-        "its platform's in A, plain in B; output judge (problems without their own): lines in "
+        "its platform's in A, plain in B; output judge (problems without their own): tokens in "
         "A, float in B): pass --any-options"
     ) in refused.output
     page = tmp_path / "c.html"
@@ -174,7 +174,7 @@ def test_compare_refuses_other_limits_or_options_unless_asked(demo_run, tmp_path
     assert f"comparison written to {page}" in done.output
     text = page.read_text()
     _self_contained(text)
-    assert "output judge (problems without their own): lines in A, float in B" in text
+    assert "output judge (problems without their own): tokens in A, float in B" in text
     options = re.findall(r'<td data-field="options">(.*?)</td>', text)
     assert len(options) == 2 and all("=" not in o and "None" not in o for o in options)
     assert "interpreter environment: each problem&#39;s own, else its platform&#39;s" in options[0]

@@ -18,7 +18,7 @@
       index: index, id: p[0], difficulty: p[1], platform: p[2], date: p[3], month: p[4],
       samples: samples, passed: passed, pass1: samples.length ? passed / samples.length : null,
       cpu: cpu, verdicts: verdicts, timeLimit: p[6], memoryLimit: p[7], tests: tests,
-      language: p[9], title: p[10], url: p[11]
+      language: p[9], title: p[10], url: p[11], judgeReason: p[12], needsChecker: p[13]
     };
   });
 
@@ -247,8 +247,19 @@
     return line;
   }
 
+  /* Why its judge is what it is, where its statement said (judge_reason in the results), and
+   * whether its wrong answers were compared with one of many right answers. */
+  function judgeLine(r) {
+    var line = document.createElement("p");
+    line.className = "judge-reason";
+    line.textContent = "Judge, as its statement says: " + (r.judgeReason || "-") +
+      (r.needsChecker ? " (many answers are right and it has no checker: a WA may be right)" : "");
+    return line;
+  }
+
   function detail(r, td) {
     td.appendChild(limitsLine(r));
+    if (r.judgeReason || r.needsChecker) td.appendChild(judgeLine(r));
     var scroll = document.createElement("div"), table = document.createElement("table");
     scroll.className = "scroll";
     table.className = "samples";
