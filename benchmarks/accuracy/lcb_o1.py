@@ -14,8 +14,8 @@ are not available offline, so we grade with other tests:
   The program (``code_list[0]``) runs in our call harness (``func_name`` from the
   ``entry_point``).
 * **AtCoder half**: "Sample Input k" / "Sample Output k" parsed from ``question_content`` into
-  stdin tests, judged by ``lines`` (our default), by ``float`` where the statement allows an
-  absolute/relative error (tolerance taken from the statement; ``lines`` elsewhere), by
+  stdin tests, judged by ``lines`` (our default when it was written), by ``float`` where
+  the statement allows an absolute/relative error (tolerance taken from the statement; ``lines`` elsewhere), by
   ``lenient`` (the paper's chain) and by ``lcb`` (LiveCodeBench's own comparison: strip, lines,
   exact ``Decimal``; :mod:`evaluator.judges.lcb`), which should reproduce the official
   verdicts more closely where they turn on the comparison (not where they turn on the
@@ -45,6 +45,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from evaluator.formats.statement import read_statement
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader
 
@@ -202,11 +203,6 @@ def leetcode_problem(record: dict, lcd: dict[str, tuple[str, dict]]) -> Problem:
 # --- AtCoder half ------------------------------------------------------------------------------
 
 _SAMPLE = re.compile(r"^Sample (Input|Output) (\d+)[ \t]*$", re.MULTILINE)
-_TOLERANCE = re.compile(
-    r"(absolute or relative|relative or absolute|absolute)\s+error[^\n]*?"
-    r"10\s*\^\s*\{?\s*(-\s*\d+)\s*\}?",
-    re.IGNORECASE,
-)
 
 
 def atcoder_tests(content: str) -> list[TestCase]:
@@ -234,13 +230,12 @@ def atcoder_tests(content: str) -> list[TestCase]:
 
 
 def tolerance(content: str) -> dict[str, Any] | None:
-    """The ``float`` judge spec for a statement that allows an error, else None."""
-    match = _TOLERANCE.search(content)
-    if not match:
+    """The ``float`` judge spec for a statement that allows an error, else None: the
+    grader's own reading of statements (:mod:`evaluator.formats.statement`)."""
+    allowed = read_statement(content).tolerance
+    if allowed is None:
         return None
-    bound = 10.0 ** int(match.group(2).replace(" ", ""))
-    absolute_only = match.group(1).lower() == "absolute"
-    return {"type": "float", "abs_tol": bound, "rel_tol": 0.0 if absolute_only else bound}
+    return {"type": "float", "abs_tol": allowed[0], "rel_tol": allowed[1]}
 
 
 def atcoder_problem(record: dict, judge: str) -> Problem:

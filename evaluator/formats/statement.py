@@ -68,12 +68,14 @@ _E_NOTATION = re.compile(
 _DECIMAL = re.compile(r"(?<![\d.])0\.(?P<zeros>0{2,14})(?P<digit>[1-9])\b")
 _ERROR_WORDS = re.compile(
     r"(?P<both>(?:absolute|abs\.?)\s+or\s+relative|relative\s+or\s+absolute)\s+(?:error|precision)"
-    r"|(?P<absolute>absolute)\s+(?:error|difference)"
-    r"|(?P<relative>relative)\s+(?:error|difference)"
+    r"|(?P<absolute>absolute)\s+error"
+    r"|(?P<relative>relative)\s+error"
     r"|(?P<within>within)\s+(?=\S{0,40}10|\S{0,40}\d[eE]|\S{0,12}0\.0)"
-    r"|(?P<error>\b(?:error|precision|differ\w*|accura\w+)\b)",
+    # not "the absolute difference |10 - 1|": a difference is what problems compute
+    r"|(?P<error>\b(?:error|precision|accura\w+|differs?\s+(?:from|by))\b)",
     re.IGNORECASE,
 )
+_COARSEST = 0.01  # a tolerance coarser than this is arithmetic ("|10 - 1|"), not an error bound
 _TOLERANCE_REACH = 160  # characters after the phrase's words in which its number stands
 
 
@@ -93,19 +95,21 @@ def _number_after(text: str, start: int) -> tuple[float, int] | None:
     if not found:
         return None
     at, value, end = min(found)
-    return (value, start + end) if 0 < value < 1 else None
+    return (value, start + end) if 0 < value <= _COARSEST else None
 
 
 # -- letter case, order, many answers -------------------------------------------------------
 
 _ANY_CASE = re.compile(
     r"in\s+any\s+(?:letter\s+)?(?:case|register)"
-    r"|any\s+(?:letter\s+)?case\b"
-    r"|case[\s-]+insensitive"
-    r"|(?:upper|lower)\s*(?:case)?\s+(?:or|and)\s+(?:upper|lower)\s*case"
-    r"|(?:uppercase|lowercase)\s+(?:or|and)\s+(?:uppercase|lowercase)",
+    r"|any\s+letter\s+case\b"
+    r"|case[\s-]+insensitive(?:ly)?"
+    r"|in\s+(?:either\s+)?(?:upper|lower)\s*case\s+or\s+(?:upper|lower)\s*case",
     re.IGNORECASE,
 )
+# a case phrase counts in a sentence about what is printed ("you can output the answer in
+# any case"), never in one about the input ("S consists of uppercase and lowercase letters")
+_PRINT_VERB = re.compile(r"\b(?:print|output|answer|write|respon[sd])\w*", re.IGNORECASE)
 _YES_NO = re.compile(r"\byes\b|positive\s+(?:answer|response)", re.IGNORECASE)
 _YES_NO_REACH = 300  # characters either side of a case phrase where a yes/no answer is named
 _ANY_ORDER = re.compile(
@@ -116,6 +120,7 @@ _ANY_ORDER = re.compile(
 # what an "any order" is said of: the answer, not the input ("the edges are given in any order")
 _ANSWER_VERB = re.compile(r"\b(?:print|output|return|answer|write|report|list)\w*", re.IGNORECASE)
 _INPUT_WORDS = re.compile(r"\b(?:given|input|follow|appear|listed\s+in\s+the\s+input)\w*", re.I)
+_CHARSET_WORDS = re.compile(r"\b(?:consist|contain)\w*", re.I)  # what a string holds
 _MANY = re.compile(
     r"(?:(?:print|output|return|find|choose)\w*\s+(?:any|either)\s+(?:one\s+)?(?:of\s+them|of\s+those"
     r"|of\s+these|such|valid|correct|possible|suitable|optimal)"
@@ -189,6 +194,16 @@ def _tolerance(text: str) -> tuple[tuple[float, float], str] | None:
     return None
 
 
+def _any_case_phrase(text: str) -> tuple[re.Match[str] | None, str]:
+    for match in _ANY_CASE.finditer(text):
+        sentence = _sentence(text, match.start(), match.end())
+        before = sentence[: max(0, sentence.find(match.group(0)))]
+        said_of_input = _INPUT_WORDS.search(before) or _CHARSET_WORDS.search(before)
+        if _PRINT_VERB.search(sentence) and not said_of_input:
+            return match, sentence
+    return None, ""
+
+
 def _any_order(text: str) -> str:
     for match in _ANY_ORDER.finditer(text):
         sentence = _sentence(text, match.start(), match.end())
@@ -218,8 +233,7 @@ def read_statement(text: str) -> StatementRules:
         return StatementRules()
     text = text[:_READ_CAP]
     tolerance = _tolerance(text)
-    case = _ANY_CASE.search(text)
-    case_sentence = _sentence(text, case.start(), case.end()) if case else ""
+    case, case_sentence = _any_case_phrase(text)
     return StatementRules(
         tolerance=tolerance[0] if tolerance else None,
         tolerance_phrase=tolerance[1] if tolerance else "",

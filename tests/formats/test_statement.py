@@ -98,6 +98,66 @@ def test_case_order_and_many_answers_are_read(text, case, yes_no, order, many):
     assert bool(rules.many_answers_phrase) is many
 
 
+# Real statements of LiveCodeBench's code_generation_lite (the problems of the eval_all files
+# under ../shared/data/lcb_submissions, by their question_id) that name letter case,
+# differences or many answers without changing what the judge accepts, and ones that do.
+LCB_REAL = [
+    # (question_id, sentence, what it states)
+    (
+        "2887",
+        "Return the resulting string. The vowels are 'a', 'e', 'i', 'o', and 'u', and "
+        "they can appear in lowercase or uppercase.",
+        {},
+    ),
+    (
+        "3312",
+        "1 <= s.length <= 100 s consists of only upper case and lower case English letters.",
+        {},
+    ),
+    (
+        "3408",
+        "A letter is called special if it appears both in lowercase and uppercase in "
+        "word. Return the number of special letters in word.",
+        {},
+    ),
+    (
+        "abc357_b",
+        "You are given a string S consisting of lowercase and uppercase English letters.",
+        {},
+    ),
+    (
+        "abc336_a",
+        "Print the Dragon String of level N. Note that uppercase and lowercase "
+        "letters are distinguished.",
+        {},
+    ),
+    (
+        "3436",
+        "Return the minimum possible absolute difference. Example: the absolute "
+        "difference |10 - 1| = 9.",
+        {},
+    ),
+    (
+        "abc314_e",
+        "Your output will be considered correct when the relative or absolute error "
+        "from the true value is at most 10 ^ {-5}.",
+        {"tolerance": (1e-5, 1e-5)},
+    ),
+    ("1883_B", "You can output the answer in any case (uppercase or lowercase).", {"case": True}),
+    ("abc311_c", "If multiple solutions exist, any of them will be accepted.", {"many": True}),
+    ("3234", "Return an array consisting of good indices in any order.", {"order": True}),
+]
+
+
+@pytest.mark.parametrize("qid,text,states", LCB_REAL, ids=[row[0] for row in LCB_REAL])
+def test_real_statements_are_read_for_what_they_say_of_the_answer(qid, text, states):
+    rules = read_statement(text)
+    assert rules.tolerance == states.get("tolerance")
+    assert bool(rules.any_case_phrase) is states.get("case", False)
+    assert bool(rules.many_answers_phrase) is states.get("many", False)
+    assert bool(rules.any_order_phrase) is states.get("order", False)
+
+
 def test_the_rows_judge_wins_and_silence_keeps_the_sources_rule():
     source = {"type": "float"}
     assert (
