@@ -309,12 +309,10 @@ def _stated_need(entry: Entry, problem: Problem) -> str | None:
     """Why ``problem``'s statement says it needs a checker (whether or not it has one), or
     None: the decision its reading made, else what the statement says of many answers
     (a row with its own checker was not read for its judge)."""
+    if problem.needs_checker and not problem.judge_reason:
+        return "marked so in its record"
     if problem.needs_checker:
-        return (
-            f"the statement says so: {problem.judge_reason}"
-            if problem.judge_reason
-            else ("marked so in its record")
-        )
+        return f"the statement says so: {problem.judge_reason}"
     if problem.harness is Harness.ASSERTION:
         return None
     decision = judge_from_statement(

@@ -42,22 +42,19 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .fields import expect_list, expect_str, optional_memory_limit, optional_time_limit
+from .fields import (
+    expect_list,
+    expect_str,
+    optional_memory_limit,
+    optional_time_limit,
+    python_source,
+)
 from .registry import Format
 from .testlists import decode_text
 
 __all__ = ["FORMAT", "assertion_problem"]
 
 _BUILTINS = frozenset(dir(builtins))
-
-
-def _parse(text: str, field: str) -> ast.Module:
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError) as exc:
-        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-        reason = getattr(exc, "msg", None) or str(exc)
-        raise InputError(f"not valid Python: {reason}{where}", field=field) from None
 
 
 def _bound(trees: Iterable[ast.Module]) -> set[str]:
@@ -127,19 +124,19 @@ def assertion_problem(
         where = f"{field}[{index}]"
         text = expect_str(item, where, non_empty=True).replace("\r\n", "\n")
         texts.append(text)
-        trees.append(_parse(text, where))
+        trees.append(python_source(text, where))
     head: list[str] = []
     trusted: list[ast.Module] = []
     for text, where in imports:
         text = expect_str(text, where).replace("\r\n", "\n").strip()
         if text:
-            trusted.append(_parse(text, where))
+            trusted.append(python_source(text, where))
             head.append(text)
     if setup is not None:
         code, where = setup
         code = expect_str(code, where).replace("\r\n", "\n").strip("\n")
         if code.strip():
-            trusted.append(_parse(code, where))
+            trusted.append(python_source(code, where))
             head.append(code)
     if entry_point is not None:
         entry_point = expect_str(entry_point, entry_field, non_empty=True).strip()

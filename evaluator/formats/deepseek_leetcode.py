@@ -46,22 +46,13 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .fields import expect_str, require_field
+from .fields import expect_str, python_source, require_field
 from .registry import Format, take_id
 
 __all__ = ["FORMAT", "TIME_LIMIT"]
 
 TIME_LIMIT = 10.0
 """DeepSeek's ``evaluate_functional_correctness(timeout=10.0)``, for the whole script."""
-
-
-def _parse(text: str) -> ast.Module:
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError) as exc:
-        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-        reason = getattr(exc, "msg", None) or str(exc)
-        raise InputError(f"not valid Python: {reason}{where}", field="test") from None
 
 
 def _instances(tree: ast.Module) -> set[str]:
@@ -101,7 +92,7 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     problem_id = take_id(record, ("task_id",), fallback_id)
     prompt = expect_str(record.get("prompt") or "", "prompt")
     script = expect_str(require_field(record, "test"), "test", non_empty=True)
-    tree = _parse(script.replace("\r\n", "\n"))
+    tree = python_source(script.replace("\r\n", "\n"), "test")
     entry_point = _entry_point(tree)
     body = ["    " + line for line in ast.unparse(tree).splitlines()]
     test_code = "def check(candidate):\n" + "\n".join(body) + "\n"

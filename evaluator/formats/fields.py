@@ -9,6 +9,7 @@ prompt's user text, a solutions field's programs, and JSON-ish type names for me
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,6 +29,7 @@ __all__ = [
     "optional_judge",
     "optional_memory_limit",
     "optional_time_limit",
+    "python_source",
     "require_field",
     "solutions_of",
     "user_text",
@@ -192,3 +194,16 @@ def describe_type(value: Any) -> str:
         list: "a list",
         dict: "an object",
     }.get(type(value), type(value).__name__)
+
+
+def python_source(text: str, field: str) -> ast.Module:
+    """``text`` (a row's Python: its tests, its prompt) parsed; :class:`InputError` naming
+    ``field`` when it is not Python the parser takes, nesting too deep for it included."""
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError) as exc:
+        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+        reason = getattr(exc, "msg", None) or str(exc)
+        raise InputError(f"not valid Python: {reason}{where}", field=field) from None
+    except (RecursionError, MemoryError):  # CPython's parser past its own depth
+        raise InputError("not valid Python: nested too deeply to parse", field=field) from None

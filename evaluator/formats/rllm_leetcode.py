@@ -50,7 +50,7 @@ from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .fields import expect_dict, expect_str, solutions_of
+from .fields import expect_dict, expect_str, python_source, solutions_of
 from .registry import Format, Solution, solutions
 from .testlists import decode_text
 
@@ -136,12 +136,7 @@ def _named_entry(record: Mapping[str, Any], field: str) -> str:
 def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     text, field = _functional(record)
     text = text.replace("\r\n", "\n")
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError) as exc:
-        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-        reason = getattr(exc, "msg", None) or str(exc)
-        raise InputError(f"not valid Python: {reason}{where}", field=field) from None
+    tree = python_source(text, field)
     if not any(isinstance(s, ast.FunctionDef) and s.name == "check" for s in tree.body):
         raise InputError("does not define check(candidate)", field=field)
     helper = _NODE_HELPERS.search(text)

@@ -29,7 +29,7 @@ the datasets (LaTeX with its ``$...$``, ``10^{-6}`` rendered as ``10^-6``, ``10-
                 lexicographically smallest", "the minimum").
 
 Only the statement's own words decide; each decision records the phrase that made it
-(:attr:`StatementRules.reason`), shown with the problem's results as ``judge_reason``. An
+(:attr:`Decision.reason`), shown with the problem's results as ``judge_reason``. An
 explicit judge in the row wins over the statement, and the statement over the source's fixed
 rule (:func:`judge_from_statement`). "Print the answer modulo 10^9+7" changes nothing: an
 integer is compared exactly under every rule.
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..problem import Harness, Problem
@@ -150,7 +150,6 @@ class StatementRules:
     yes_no: bool = False  # the case phrase speaks of a yes/no answer
     any_order_phrase: str = ""
     many_answers_phrase: str = ""
-    reasons: list[str] = field(default_factory=list)
 
     @property
     def says_anything(self) -> bool:
@@ -182,14 +181,11 @@ def _tolerance(text: str) -> tuple[tuple[float, float], str] | None:
         if found is None:
             continue
         value, end = found
-        kind = match.lastgroup
         tolerance = {
-            "both": (value, value),
             "absolute": (value, 0.0),
             "relative": (0.0, value),
-        }.get(kind or "", (value, value))
-        if kind == "within":  # LeetCode's "within 10^-5 of the actual answer"
-            tolerance = (value, 0.0)
+            "within": (value, 0.0),  # LeetCode's "within 10^-5 of the actual answer"
+        }.get(match.lastgroup or "", (value, value))
         return tolerance, text[match.start() : end]
     return None
 

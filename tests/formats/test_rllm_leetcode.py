@@ -113,6 +113,10 @@ def test_refusals_name_the_field_and_the_reason():
         problem_from_record({"problem": "p", "tests": {"functional": "assert True"}})
     with pytest.raises(InputError, match=r"field 'tests.functional': not valid Python"):
         problem_from_record({"problem": "p", "tests": {"functional": "def check(:"}})
+    # deeper than CPython's parser goes (it raises RecursionError): the row's error, no crash
+    deep = "def check(candidate):\n    assert x" + ".y" * 100_000 + "\n"
+    with pytest.raises(InputError, match=r"tests.functional': not valid Python: nested too deep"):
+        problem_from_record({"problem": "p", "tests": {"functional": deep}})
     # LeetCodeDataset's linked-list tests need LeetCode's helpers before the program
     nodes = (
         "def check(candidate):\n"
