@@ -37,8 +37,8 @@ sides, where the output could depend on string-hash order also as plain runs und
 within 20% of it), a program whose plain runs disagree with each other (hash seed or
 randomness), a documented deviation of ``docs/plain-run.md``, a memory limit enforced
 differently (the sandbox fails allocations, the plain run is judged by its peak), the sandbox's
-prohibitions, the assertion harness's design (README "Assertion tests"), or ``unexplained``
-(with both outcomes and the stderr tails, for a look by hand).
+prohibitions, the assertion harness's design (docs/grading.md, "Assertion tests"), or
+``unexplained`` (with both outcomes and the stderr tails, for a look by hand).
 
 Usage: ``python benchmarks/plain_vs_sandbox.py [--sets atcoder,codet] [--limit N]
 [--codet-limit 3000] [--workers 2] [--isolation adaptive|test|submission] [--ids ID,...]``.
@@ -475,8 +475,8 @@ def hash_seed_verdicts(item: Item, cpu_limit: float, seeds=range(5)) -> list[str
 # --- classifying a disagreement ----------------------------------------------------------------
 
 ASSERTION_SPLIT = (
-    "assertion harness runs tests apart from the candidate (by design, see README 'Assertion "
-    "tests')"
+    "assertion harness runs tests apart from the candidate (by design, see docs/grading.md, "
+    "'Assertion tests')"
 )
 
 

@@ -80,7 +80,7 @@ callable, its pool, the plain-Python ``score``, and :meth:`CodeReward.submit`, t
 :class:`~evaluator.reward.code_reward.Submission` an adapter awaits) and
 :mod:`evaluator.reward.verl` (verl's functions and ground truths). The other RL frameworks'
 adapters, each a thin layer over :class:`CodeReward`'s public API in the shape the framework
-calls (README's "Other RL frameworks"):
+calls (``docs/rl-frameworks.md``, "Other RL frameworks"):
 
 * :mod:`evaluator.reward.shared`: the one warm reward a process's module-level adapters share
   (:func:`shared_reward`, closed at exit);

@@ -1,6 +1,6 @@
 """``mcevaluate serve``: the grader as an HTTP service that RL stacks already call.
 
-Endpoints (details in README's "Use it as a service"):
+Endpoints (details in ``docs/service.md``):
 
 * ``POST /run_code``: SandboxFusion's, one program on one stdin (verl's ``sandbox_fusion``
   reward sends one per test);

@@ -7,7 +7,7 @@ and ``SubmitRequest``/``EvalResult``, as its server and its PyPI client define t
 program runs in our sandbox as a plain run, ``python3 solution.py < stdin``, with
 SandboxFusion's ``run_timeout`` as both the CPU and the wall-clock limit and
 ``memory_limit_MB`` as the memory limit. What differs from SandboxFusion is listed in
-README's "Use it as a service" and held by ``tests/service/``:
+``docs/service.md`` and held by ``tests/service/``:
 
 * a program that writes more than the output limit is stopped there (``Failed``, return
   code -9), where SandboxFusion would keep reading;

@@ -1,29 +1,32 @@
-"""The README's "Use it in your RL code" snippets, read from README.md, so that the framework
-tests run exactly what the README shows."""
+"""The code blocks the README's guides show (``docs/rl-frameworks.md``, ``docs/service.md``),
+read from the guide, so that the framework and service tests run exactly what a reader is
+told to run."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "## Use it in your RL code"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+RL_FRAMEWORKS = "rl-frameworks.md"
 
 
-def readme_snippet(first_line: str, section_title: str = SECTION) -> str:
-    """The fenced code block of README's section ``section_title`` (default: "Use it in your
-    RL code") whose first line is ``first_line`` (a comment naming the snippet), without its
-    fences."""
-    text = README.read_text(encoding="utf-8")
-    start = text.index(section_title)
-    end = text.find("\n## ", start + len(section_title))
-    section = text[start : end if end != -1 else len(text)]
-    for block in re.findall(r"```[a-z]*\n(.*?)```", section, flags=re.S):
-        if block.splitlines()[0].strip() == first_line:
-            return block
-    raise AssertionError(
-        f"README.md has no snippet starting with {first_line!r} in {section_title!r}"
-    )
+def guide(name: str) -> str:
+    """The text of the guide ``docs/<name>``."""
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+def readme_snippet(first_line: str, guide_name: str = RL_FRAMEWORKS) -> str:
+    """The one fenced code block of the guide ``docs/<guide_name>`` (default: the RL
+    frameworks') whose first line is ``first_line`` (a comment naming the snippet), without
+    its fences."""
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", guide(guide_name), flags=re.S)
+    found = [block for block in blocks if block.splitlines()[0].strip() == first_line]
+    if len(found) != 1:
+        raise AssertionError(
+            f"docs/{guide_name} has {len(found)} snippets starting with {first_line!r}, not 1"
+        )
+    return found[0]
 
 
 def overrides(snippet: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""The AReaL adapter driven by AReaL 1.0.4's own code: README's ``RLVRWorkflow``, which
+"""The AReaL adapter driven by AReaL 1.0.4's own code: the guide's ``RLVRWorkflow``, which
 imports the reward function by its dotted path and runs it through ``AsyncRewardWrapper``
 (``areal/api/reward_api.py``) in its process pool, under its timeout, on completions it
 decodes itself (special tokens kept), with every field of the dataset row as keywords.
@@ -110,7 +110,7 @@ def _drive_areal(out: Path) -> None:
             )
 
     namespace = {"gconfig": GenerationHyperparameters(max_new_tokens=256), "tokenizer": tokenizer}
-    exec(compile(readme_snippet("# areal: reward"), "README.md", "exec"), namespace)
+    exec(compile(readme_snippet("# areal: reward"), "docs/rl-frameworks.md", "exec"), namespace)
     workflow = namespace["workflow"]
     engine = Engine()
 
@@ -177,7 +177,7 @@ def areal_run(tmp_path_factory):
 
 
 def test_readme_workflow_scores_episodes_in_areals_process_pool(areal_run):
-    """README's workflow: AReaL imported the function from README's path; every episode's
+    """The guide's workflow: AReaL imported the function from the guide's path; every episode's
     reward, computed in AReaL's pool worker on the completion AReaL decoded (EOS token
     included), is the direct call's on the same text; the worker graded in its own warm pool
     of sandbox servers."""

@@ -1,7 +1,7 @@
 """The OpenRLHF adapter driven by OpenRLHF 0.11.2's own code (``pip install --no-deps
 openrlhf==0.11.2``): its ``SingleTurnAgentExecutor`` (``openrlhf/utils/agent.py``, what each
-vLLM rollout actor runs per sample) loads README's ``--reward.remote_url`` file with its own
-loader, or posts to README's URL on a real ``mcevaluate serve`` with its own aiohttp client;
+vLLM rollout actor runs per sample) loads the guide's ``--reward.remote_url`` file with its own
+loader, or posts to the guide's URL on a real ``mcevaluate serve`` with its own aiohttp client;
 it tokenizes the chat-templated prompt, "generates" through a stand-in engine (the response's
 tokens and the end-of-turn token, as vLLM returns them), decodes the query with special
 tokens kept, and calls the reward. Its own ``SamplesGenerator._process_response_into_experience``
@@ -101,7 +101,7 @@ def tokenizer():
 
 
 def remote_url(server) -> str:
-    """README's remote URL, on the test server's port."""
+    """The guide's remote URL, on the test server's port."""
     snippet = readme_snippet("# OpenRLHF: reward")
     urls = [w for w in shlex.split(snippet, comments=True) if w.startswith("http://")]
     assert urls == ["http://127.0.0.1:8080/get_reward"], snippet
@@ -109,7 +109,7 @@ def remote_url(server) -> str:
 
 
 def reward_file() -> str:
-    """README's ``--reward.remote_url "$(python -m evaluator.reward.openrlhf)"``, run."""
+    """The guide's ``--reward.remote_url "$(python -m evaluator.reward.openrlhf)"``, run."""
     snippet = readme_snippet("# OpenRLHF: reward")
     assert '--reward.remote_url "$(python -m evaluator.reward.openrlhf)"' in snippet
     out = subprocess.run(

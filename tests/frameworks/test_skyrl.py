@@ -4,7 +4,7 @@ registered when ``evaluator.reward.skyrl`` is imported), ``make`` with the ``env
 ``env_class``, plus ``max_turns``), ``init`` and ``step`` as the generator calls them (in its
 environment executor's threads for the batch of 256), and skyrl-gym's metric aggregation.
 
-SkyRL's trainer itself (``skyrl`` 0.4.0) needs Python 3.12 and GPUs: README's override is
+SkyRL's trainer itself (``skyrl`` 0.4.0) needs Python 3.12 and GPUs: the guide's override is
 read as SkyRL's entrypoint reads it, and :func:`main` runs against stand-ins for the
 trainer's entry points (their names and calls as in ``skyrl/train/entrypoints/main_base.py``
 and ``examples/train/multiply/main_multiply.py``, SkyRL a9564572): the environment is
@@ -175,7 +175,7 @@ def test_256_episodes_in_the_generators_executor():
 
 
 def test_readme_override_runs_skyrls_training_with_the_environment_registered(monkeypatch):
-    """README's override, read as SkyRL's ``main_base.main`` reads it, names this module,
+    """The guide's override, read as SkyRL's ``main_base.main`` reads it, names this module,
     whose ``main`` parses the other overrides as SkyRL's entrypoint does (with
     ``environment.env_class`` defaulting to ours) and runs training in a Ray task that
     registers the environment before SkyRL makes any (SkyRL's trainer is a stand-in here)."""

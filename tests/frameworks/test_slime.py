@@ -12,7 +12,7 @@ shapes are read from THUDM/slime at commit 624b824a898ab0ec1fcb4d373004c7f3852bf
   taken as the reward (``rm_hub/__init__.py:19-52``, ``remote_rm``), here against a real
   ``mcevaluate serve``.
 
-The flags are README's, parsed by a parser with slime's reward and data flags
+The flags are the guide's, parsed by a parser with slime's reward and data flags
 (``slime/utils/arguments.py:1329-1377``, ``--label-key`` at ``:660``); the samples are a
 stand-in with exactly slime's ``Sample`` fields (``slime/utils/types.py:93-151``), their label
 the dataset's ``--label-key`` value as slime's ``Dataset`` reads it (``slime/utils/data.py:
@@ -147,7 +147,7 @@ def slime_parser() -> argparse.ArgumentParser:
 
 
 def readme_args(server_url: str | None = None) -> list[argparse.Namespace]:
-    """Each ``python train.py ...`` line of README's slime snippet, parsed by slime's flags
+    """Each ``python train.py ...`` line of the guide's slime snippet, parsed by slime's flags
     (the remote one pointed at the test server's port)."""
     snippet = readme_snippet("# slime: reward")
     commands = []

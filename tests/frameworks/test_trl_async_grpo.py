@@ -7,7 +7,7 @@ TRL 1.16 ships this as ``trl.experimental.async_grpo.AsyncGRPOTrainer``: its
 each reward function on every finished group, and queues the scored samples back to the
 trainer. The reward functions are pickled into that child.
 
-The test runs README's TRL snippet as is, for one optimizer step on a tiny model, with the real
+The test runs the guide's TRL snippet as is, for one optimizer step on a tiny model, with the real
 trainer, the real rollout worker and its real spawned child. What a CPU machine cannot run is
 replaced, and only that: generation is served by a small HTTP server speaking the part of
 vLLM's OpenAI API the child uses (``/v1/completions`` with ``return_token_ids``; it scores the
@@ -221,7 +221,7 @@ def cpu_async_grpo(monkeypatch, tmp_path):
 
 
 def test_code_reward_in_trls_async_grpo_trainer(cpu_async_grpo, tiny_model_dir, pool, tmp_path):
-    """One optimizer step of AsyncGRPOTrainer, README's snippet with CodeReward: the reward is
+    """One optimizer step of AsyncGRPOTrainer, the guide's snippet with CodeReward: the reward is
     pickled into TRL's spawned rollout process and starts its pool there (never in the
     trainer's), gives each completion the score an in-process CodeReward gives it, and stops
     with the trainer: the rollout process exits on its own, its sandbox servers are gone and
@@ -268,7 +268,10 @@ def test_code_reward_in_trls_async_grpo_trainer(cpu_async_grpo, tiny_model_dir, 
     namespace = {"model_path": str(tiny_model_dir), "args": args, "dataset": dataset}
     namespace["tokenizer"] = tokenizer
     try:
-        exec(compile(readme_snippet("# TRL: AsyncGRPOTrainer"), "README.md", "exec"), namespace)
+        exec(
+            compile(readme_snippet("# TRL: AsyncGRPOTrainer"), "docs/rl-frameworks.md", "exec"),
+            namespace,
+        )
     finally:
         server.close()
     (trainer,) = built

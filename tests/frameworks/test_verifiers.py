@@ -1,13 +1,13 @@
 """The verifiers adapter driven by verifiers' own code (0.3.1, what CI installs: its classic
 API, aliased from ``verifiers.legacy``, and ``verifiers.v1``; the v1 tests also pass on 0.4.0).
 
-* classic: README's snippet loads the environment through ``vf.load_environment`` from a
+* classic: the guide's snippet loads the environment through ``vf.load_environment`` from a
   file of rows of different sources (a TACO row as it ships, a TACO call-based problem as
   ``answer`` text, a LiveCodeBench row with compressed private tests as ``info``), and
   verifiers' own ``Environment.generate`` runs the rollouts (a stand-in ``vf.Client`` answers
   with scripted completions, the one thing a CPU machine cannot run) and its ``Rubric``
   scores them with :func:`code_reward` and the verdict metrics;
-* v1: README's taskset package is loaded by verifiers' plugin loader, its tasks scored by
+* v1: the guide's taskset package is loaded by verifiers' plugin loader, its tasks scored by
   ``Task.score`` on traces built by verifiers' own message graph; ``task_code_reward``
   plugged into a plain ``vf.Task`` by its config.
 
@@ -158,13 +158,16 @@ def _question(output) -> str:
 
 @classic
 def test_readme_environment_scores_rollouts_through_verifiers(tmp_path):
-    """README's snippet: ``vf.load_environment`` imports this module and builds the
+    """The guide's snippet: ``vf.load_environment`` imports this module and builds the
     environment from a file of rows of three forms; verifiers' rollout loop and rubric score
     each scripted completion as the direct call does, and log one metric per verdict."""
     import verifiers as vf
 
     namespace = {"dataset_path": str(_dataset_file(tmp_path, ROWS))}
-    exec(compile(readme_snippet("# verifiers: environment"), "README.md", "exec"), namespace)
+    exec(
+        compile(readme_snippet("# verifiers: environment"), "docs/rl-frameworks.md", "exec"),
+        namespace,
+    )
     env = namespace["env"]
     assert isinstance(env, vf.SingleTurnEnv) and env.env_id == "evaluator.reward.verifiers"
     names = env.rubric._get_reward_func_names()  # our rubric, and the env's turn counter
@@ -301,7 +304,7 @@ def _trace(task, reply: str):
 
 
 def _load_taskset(tmp_path: Path, monkeypatch, dataset: Path):
-    """README's v1 package, written as its snippet says, loaded by verifiers' loader."""
+    """The guide's v1 package, written as its snippet says, loaded by verifiers' loader."""
     from verifiers.v1.utils.loaders import load_taskset, taskset_config_type
 
     snippet = readme_snippet(
@@ -317,7 +320,7 @@ def _load_taskset(tmp_path: Path, monkeypatch, dataset: Path):
 
 @v1
 def test_v1_taskset_scores_traces_with_verifiers_task_score(tmp_path, monkeypatch):
-    """The taskset of README's package, loaded by verifiers v1's plugin loader from a file of
+    """The taskset of the guide's package, loaded by verifiers v1's plugin loader from a file of
     rows; ``Task.score`` records our reward and one metric per verdict on each trace."""
     taskset = _load_taskset(tmp_path, monkeypatch, _dataset_file(tmp_path, ROWS))
     tasks = list(taskset)

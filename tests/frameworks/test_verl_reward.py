@@ -4,9 +4,9 @@ out as verl's datasets and rollouts lay it out (prompt left-padded, response rig
 
 * the reward loop, as verl's trainer uses it: ``RewardLoopWorker`` (in this process, where
   the shared pool can be watched) and ``RewardLoopManager`` (its Ray actors, as in training),
-  configured from verl's ``reward.yaml`` with README's overrides, awaiting
+  configured from verl's ``reward.yaml`` with the guide's overrides, awaiting
   ``verl_compute_score_async`` through its ``NaiveRewardManager``;
-* the ``BatchRewardManager`` selected by verl's legacy reward config with README's overrides
+* the ``BatchRewardManager`` selected by verl's legacy reward config with the guide's overrides
   (migrated by verl's own ``migrate_legacy_reward_impl``), calling
   ``verl_compute_score_batch``.
 
@@ -137,7 +137,7 @@ def direct_scores(tokenizer, samples=SAMPLES) -> list[float]:
 
 
 def reward_loop_config(model_dir, num_workers: int = 1):
-    """verl's own ``reward.yaml`` with README's reward-loop overrides, plus what
+    """verl's own ``reward.yaml`` with the guide's reward-loop overrides, plus what
     ``main_ppo``'s other arguments give the reward loop (the model's tokenizer path)."""
     snippet = overrides(readme_snippet("# verl: reward loop"))
     assert snippet == [
@@ -217,7 +217,7 @@ def watched_pool(monkeypatch):
 
 def test_reward_loop_worker_awaits_the_async_score(tokenizer, tiny_model_dir, watched_pool):
     """verl's ``RewardLoopWorker`` (its trainer's reward path, minus the Ray actor around it)
-    with README's config: it picks up ``verl_compute_score_async`` as an async score and
+    with the guide's config: it picks up ``verl_compute_score_async`` as an async score and
     awaits one task per sample. Scores equal the direct calls; the looping completion,
     submitted first, finishes last (the batch went on without it); never more than 2
     solutions (``$MICROCODER_VERL_MAX_CONCURRENT``) are in the pool, all from one pool."""
@@ -278,7 +278,7 @@ def test_reward_loop_manager_with_ray_actors(tokenizer, tiny_model_dir):
 
 
 def test_batch_reward_manager(tokenizer, watched_pool):
-    """README's batch-manager overrides on verl's legacy reward config, migrated by verl's
+    """The guide's batch-manager overrides on verl's legacy reward config, migrated by verl's
     ``migrate_legacy_reward_impl`` and loaded by its ``get_custom_reward_fn``, select
     ``BatchRewardManager`` over ``verl_compute_score_batch``: one call grades the whole batch
     in parallel, the looping completion included, and the scores equal the direct calls."""

@@ -77,7 +77,7 @@ FAILS = {"fails", "one_of_two_fails", "throws", "exit_three_in_a_test", "paramet
 COMPILE_ERRORS = {"compile_error"}
 # SandboxFusion's javac writes no class directory (no -d): a class in a package lies outside
 # its package's directory, the scan cannot load it and finds no test. Here its tests run
-# (the deviation junit-package, README's table).
+# (the deviation junit-package, docs/service.md's table).
 DEVIATIONS = {"package"}
 SUMMARY = re.compile(rb"\[\s*(\d+) (tests? \w+|containers? \w+)\s*\]")
 

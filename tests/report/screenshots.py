@@ -1,4 +1,5 @@
-"""Make the screenshots README shows: ``python tests/report/screenshots.py [DIR]``.
+"""Make the screenshots README.md and docs/reports.md show:
+``python tests/report/screenshots.py [DIR]``.
 
 ``docs/demo-report.png``: the report of ``mcevaluate demo`` (graded for real), one problem's
 samples opened, with a wrong sample's program and failing test. ``docs/compare-report.png``:

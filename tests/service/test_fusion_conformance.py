@@ -8,11 +8,12 @@ from __future__ import annotations
 import base64
 import socket
 import time
-from pathlib import Path
 
 import pytest
 import requests
 from sandbox_fusion import RunCodeRequest, SubmitRequest, TestConfig, run_code, submit
+
+from tests.frameworks.readme import guide
 
 from .conftest import start_server
 
@@ -193,9 +194,10 @@ def test_output_past_the_answer_cap_is_cut_and_said(server):
 # -- the conformance table ----------------------------------------------------------------------
 #
 # Each case: a request, SandboxFusion's answer as its code at 469de08 gives it (the fields
-# that answer fixes, and where in its code), and, where we differ, the README row that says
-# so and our answer. A path is dotted into the answer (``status`` is the HTTP status, ``len:``
-# a string's length). A case without a deviation must get SandboxFusion's answer.
+# that answer fixes, and where in its code), and, where we differ, the row of docs/service.md's
+# deviation table that says so and our answer. A path is dotted into the answer (``status`` is
+# the HTTP status, ``len:`` a string's length). A case without a deviation must get
+# SandboxFusion's answer.
 
 COMMIT = "469de0845cb7d665bc68044d541aa3aa28c5b30a"
 API = "sandbox/server/sandbox_api.py"  # RunCodeRequest, RunCodeResponse, parse_run_status
@@ -846,12 +848,12 @@ def _at(answer: requests.Response, path: str):
     return len(value) if length else value
 
 
-def _readme_deviations() -> dict[str, str]:
-    """README's table of deviations from SandboxFusion: its rows by their id."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    start = readme.index("Where `/run_code` and `/submit` differ from SandboxFusion")
+def _documented_deviations() -> dict[str, str]:
+    """docs/service.md's table of deviations from SandboxFusion: its rows by their id."""
+    text = guide("service.md")
+    start = text.index("Where `/run_code` and `/submit` differ from SandboxFusion")
     rows = {}
-    for line in readme[start:].splitlines()[1:]:
+    for line in text[start:].splitlines()[1:]:
         if not line.startswith("|"):
             if rows:  # the table's end
                 break
@@ -862,8 +864,8 @@ def _readme_deviations() -> dict[str, str]:
     return rows
 
 
-def test_every_deviation_is_in_the_readme_and_every_row_has_a_case():
-    rows = _readme_deviations()
+def test_every_deviation_is_documented_and_every_row_has_a_case():
+    rows = _documented_deviations()
     used = {case["deviation"] for case in CASES if "deviation" in case}
     assert used <= set(rows), used - set(rows)
     untested = set(rows) - used - {"compile-timeout-absent"}  # the server's own limits
@@ -873,7 +875,7 @@ def test_every_deviation_is_in_the_readme_and_every_row_has_a_case():
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_conformance_case(server, case):
-    """SandboxFusion's answer (as its code at COMMIT gives it), or ours where the README
+    """SandboxFusion's answer (as its code at COMMIT gives it), or ours where docs/service.md
     lists the deviation."""
     answer = server.post(case.get("endpoint", "/run_code"), case["body"])
     want = case.get("ours", case["theirs"])

@@ -118,7 +118,7 @@ def test_a_fetched_link_directory_or_oversized_file_is_not_read(server):
 )
 def test_a_path_outside_the_run_directory_is_a_422_naming_the_field(server, field, value):
     """SandboxFusion joins these to its directory (``os.path.join``: an absolute path
-    replaces it) and reads or writes them on its host; a deviation listed in the README."""
+    replaces it) and reads or writes them on its host; a deviation listed in docs/service.md."""
     answer = server.post("/run_code", {"code": "print(1)", "language": "python", field: value})
     assert answer.status_code == 422, answer.text
     assert answer.json()["detail"][0]["loc"][:2] == ["body", field]

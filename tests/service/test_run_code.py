@@ -285,21 +285,23 @@ def test_cpp_exit_paths_are_what_a_plain_run_reports(server, body, want):
     assert (response.run_result.status, response.run_result.return_code) == want
 
 
-def test_readmes_client_snippet(server, capsys):
+def test_the_guides_client_snippet(server, capsys):
     from tests.frameworks.readme import readme_snippet
 
-    snippet = readme_snippet("# service: client", "## Use it as a service")
-    exec(compile(snippet.replace("http://127.0.0.1:8080", server.url), "README", "exec"), {})
+    snippet = readme_snippet("# service: client", "service.md")
+    exec(
+        compile(snippet.replace("http://127.0.0.1:8080", server.url), "docs/service.md", "exec"), {}
+    )
     assert capsys.readouterr().out == "RunStatus.Success cba\n"
 
 
-def test_readmes_start_lines_are_the_commands_options():
+def test_the_guides_start_lines_are_the_commands_options():
     from click.testing import CliRunner
 
     from evaluator.cli import main
     from tests.frameworks.readme import readme_snippet
 
-    snippet = readme_snippet("# service: start", "## Use it as a service")
+    snippet = readme_snippet("# service: start", "service.md")
     help_text = CliRunner().invoke(main, ["serve", "--help"]).output
     for word in snippet.split():
         if word.startswith("--"):

@@ -76,7 +76,7 @@ def test_verls_score_equals_ours(server, fraction_reward, name, truth, code):
 
 
 def test_verls_config_line_and_its_default_route(server):
-    """README's config line is verl's schema (``reward.sandbox_fusion.url``), and verl's
+    """The service guide's config line is verl's schema (``reward.sandbox_fusion.url``), and verl's
     default compute_score routes a ``codecontests`` sample to the server with it."""
     from pathlib import Path
 
@@ -87,7 +87,7 @@ def test_verls_config_line_and_its_default_route(server):
 
     from tests.frameworks.readme import overrides, readme_snippet
 
-    [line] = overrides(readme_snippet("# service: verl", "## Use it as a service"))
+    [line] = overrides(readme_snippet("# service: verl", "service.md"))
     assert line == "reward.sandbox_fusion.url=http://127.0.0.1:8080/run_code"
     url = f"{server.url}/run_code"
     schema = OmegaConf.load(Path(verl.__file__).parent / "trainer/config/reward/reward.yaml")
