@@ -3,7 +3,7 @@ authors' own evaluation commands run plainly on the same joined programs, in one
 (issue 52, item 5).
 
 For each language, all 164 problems of ``../shared/data/multilingual/humaneval-x`` (or
-``--data``) with their canonical solutions, joined by ``evaluator.formats.humaneval_x`` (the
+``--data``) with their canonical solutions, joined by ``evaluator.formats.sources.humaneval_x`` (the
 authors' ``process_humaneval_test``), are graded two ways, ``--workers`` at a time:
 
 ``plain``    the commands of their ``execution.py`` in a fresh directory per program, as

@@ -285,6 +285,98 @@ def test_the_add_on_imports_only_the_evaluators_public_api():
     assert offenders == []
 
 
+# The formats' rooms (issue 56): evaluator/formats/sources/ holds one reader per source, and
+# evaluator/formats/ beside it the machinery they share (registry, record files, fields, errors,
+# limits, test lists, the rules and decoders several sources share, our schema).
+SOURCES = "evaluator.formats.sources"
+# The shared modules that may import a source reader, and why
+LISTS_SOURCES = {
+    "evaluator.formats.registry": "it lists the formats: it finds every source's FORMAT",
+    "evaluator.formats": "the package's front door: it re-exports readers' public functions",
+}
+
+
+def _is_source(module: str) -> bool:
+    return module.startswith(SOURCES + ".")
+
+
+def _formats_room_breaches(graph: dict[str, set[str]]) -> list[str]:
+    """Where, in ``graph`` (module -> the project modules it imports), a source reader imports
+    another source reader, or a shared module of ``evaluator.formats`` imports a source reader
+    (but those of :data:`LISTS_SOURCES`)."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        inside = module == "evaluator.formats" or module.startswith("evaluator.formats.")
+        if not inside or module in LISTS_SOURCES:
+            continue
+        for target in sorted(t for t in targets if _is_source(t) and t != module):
+            room = "the source" if _is_source(module) else "the shared module"
+            found.append(f"{room} {module} imports the source {target}")
+    return found
+
+
+def test_no_source_reader_imports_another():
+    """A source reader (``evaluator/formats/sources/<source>.py``) imports the shared machinery
+    of ``evaluator/formats/`` only: a rule or decoder two sources share lives in a shared
+    module (``formats/source_rules.py``, ``formats/assert_lists.py``, ``formats/schema.py``),
+    never in one source that the other imports."""
+    breaches = _formats_room_breaches(GRAPH)
+    assert [b for b in breaches if b.startswith("the source ")] == []
+
+
+def test_no_shared_formats_module_imports_a_source_reader():
+    """The shared modules of ``evaluator/formats/`` import no source reader, except the
+    registry, which lists them (it finds every module of ``sources/`` defining ``FORMAT``, at
+    run time), and the package's ``__init__``, which re-exports a few readers' public
+    functions (``problem_from_lcb``...): :data:`LISTS_SOURCES`."""
+    breaches = _formats_room_breaches(GRAPH)
+    assert [b for b in breaches if b.startswith("the shared module ")] == []
+
+
+def test_the_formats_room_check_sees_a_breach(tmp_path):
+    source = tmp_path / "probe_source.py"
+    source.write_text(
+        "from . import taco\nfrom .primeintellect import problem_from_verification_info\n"
+        "from ..fields import expect_str\nfrom ..testlists import DecodedTests\n"
+    )
+    shared = tmp_path / "probe_shared.py"
+    shared.write_text("from .sources.taco import from_codewars\nfrom .errors import InputError\n")
+    graph = {
+        f"{SOURCES}.probe_source": _module_imports(f"{SOURCES}.probe_source", source),
+        "evaluator.formats.probe_shared": _module_imports("evaluator.formats.probe_shared", shared),
+        "evaluator.formats.registry": {f"{SOURCES}.taco"},  # listed: it may
+        "evaluator.runner.probe": {f"{SOURCES}.taco"},  # outside the formats: not this check's
+    }
+    assert _formats_room_breaches(graph) == [
+        f"the shared module evaluator.formats.probe_shared imports the source {SOURCES}.taco",
+        f"the source {SOURCES}.probe_source imports the source {SOURCES}.primeintellect",
+        f"the source {SOURCES}.probe_source imports the source {SOURCES}.taco",
+    ]
+
+
+def test_every_source_module_is_a_registered_format_and_no_shared_one_is():
+    """One module per source: each module of ``sources/`` defines the ``FORMAT`` (or formats)
+    the registry lists, and no shared module of ``evaluator/formats/`` defines one (a reader
+    there would be a source outside its room, and the registry would not find it)."""
+    import importlib
+
+    from evaluator.formats.registry import Format, formats
+
+    listed = {id(fmt) for fmt in formats().values()}
+    unlisted, misplaced = [], []
+    for module in sorted(MODULES):
+        if not module.startswith("evaluator.formats.") or module == SOURCES:
+            continue
+        value = getattr(importlib.import_module(module), "FORMAT", None)
+        found = value if isinstance(value, tuple) else (value,)
+        found = [fmt for fmt in found if isinstance(fmt, Format)]
+        if _is_source(module) and (not found or any(id(fmt) not in listed for fmt in found)):
+            unlisted.append(module)
+        elif not _is_source(module) and found:
+            misplaced.append(module)
+    assert (unlisted, misplaced) == ([], [])
+
+
 # Modules outside evaluator/formats/ that build a Problem, and why it is not a record decoded
 # there: a problem record is read by its source's format only (docs/datasets.md).
 _BUILDS_PROBLEMS = {

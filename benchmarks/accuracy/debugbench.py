@@ -7,7 +7,7 @@ are joined on the slug with LeetCodeDataset records converted by
 :func:`evaluator.datasets.convert.leetcode_to_lcb` (all versions, ``v0.3.1-test`` first, the
 first that converts wins), exactly as ``mcevaluate dataset convert --from debugbench`` does,
 and each LiveCodeBench record becomes a problem with
-:func:`evaluator.formats.livecodebench.problem_from_lcb` (call-based, default judge rules).
+:func:`evaluator.formats.sources.livecodebench.problem_from_lcb` (call-based, default judge rules).
 
 Most joined slugs are in LeetCodeDataset's TRAIN split, which has few tests (median 2), so
 the buggy catch rate is a lower bound of what real tests would catch, and the oracle pass rate
@@ -40,7 +40,7 @@ from evaluator.datasets.convert import (
     read_debugbench,
     read_leetcode,
 )
-from evaluator.formats.livecodebench import problem_from_lcb
+from evaluator.formats.sources.livecodebench import problem_from_lcb
 from evaluator.runner import GradeOptions, Grader
 
 DATA = os.environ.get("MICROCODER_SHARED_DATA", "/work/shared/data")

@@ -47,7 +47,7 @@ import sys
 import time
 from collections import Counter
 
-from evaluator.formats.humaneval import problem_from_humaneval
+from evaluator.formats.sources.humaneval import problem_from_humaneval
 from evaluator.harness.assertion import program
 from evaluator.runner import GradeOptions, Grader
 

@@ -54,8 +54,8 @@ import baselines  # noqa: E402
 from sandbox_overhead import background_load, cpu_between, snapshot_end, snapshot_start  # noqa: E402
 
 from evaluator.datasets.convert import Skipped, leetcode_to_lcb, read_leetcode  # noqa: E402
-from evaluator.formats.humaneval import problem_from_humaneval  # noqa: E402
-from evaluator.formats.livecodebench import problem_from_lcb  # noqa: E402
+from evaluator.formats.sources.humaneval import problem_from_humaneval  # noqa: E402
+from evaluator.formats.sources.livecodebench import problem_from_lcb  # noqa: E402
 from evaluator.harness.assertion import program as assertion_program  # noqa: E402
 from evaluator.problem import Harness, Problem, TestCase  # noqa: E402
 from evaluator.runner.grading import GradeOptions, Grader  # noqa: E402

@@ -9,7 +9,7 @@ seccomp and rlimits apply there exactly as in a local run.
 
 How work travels. Programs are grouped by problem into batches (at most ``batch_size``
 programs of one problem; a batch leaves when full or when it has waited ``linger`` seconds).
-A problem travels as our plain record (:func:`~evaluator.formats.ours.problem_to_ours`),
+A problem travels as our plain record (:func:`~evaluator.formats.schema.problem_to_ours`),
 put into Ray's object store once; batches carry its reference, so its tests reach each node
 once (the node's object store keeps them) and each actor decodes them once, however many
 batches follow. Results come back as plain tuples with exact timings; nothing of this package
@@ -46,7 +46,7 @@ from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from evaluator.formats.ours import problem_to_ours, rebuild_problem
+from evaluator.formats.schema import problem_to_ours, rebuild_problem
 from evaluator.languages import DEFAULT_LANGUAGE, BuildLimits, Language
 from evaluator.problem import Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult

@@ -1,4 +1,5 @@
-"""The problem formats: one module of this package per source defines its ``FORMAT``.
+"""The problem formats: one module of :mod:`evaluator.formats.sources` per source defines its
+``FORMAT``.
 
 A :class:`Format` is everything the grader knows of one source's records: how a record of it
 is recognised (by its keys), its reader to a :class:`~evaluator.problem.Problem` (with the
@@ -8,7 +9,7 @@ solutions (for ``mcevaluate dataset``). Every entry point asks this registry: ``
 --problems`` and ``--format``, ``dataset convert --from``/``check``/``filter``, the service's
 ``/grade``, :class:`~evaluator.reward.CodeReward`'s dataset columns and verl's
 ``ground_truth``; no other module decodes a problem record. A new source is one more module
-defining ``FORMAT`` (and its tests); nothing else names the formats. Lookups::
+of ``sources/`` defining ``FORMAT`` (and its tests); nothing else names the formats. Lookups::
 
     formats()                   # every format, by name, in the order detection tries them
     get_format("taco")          # by name; ValueError naming the known ones
@@ -134,9 +135,9 @@ class Format:
 
 @functools.cache
 def formats() -> dict[str, Format]:
-    """Every format, by name, in detection order: the modules of :mod:`evaluator.formats`
-    that define ``FORMAT``."""
-    package = importlib.import_module(__name__.rsplit(".", 1)[0])
+    """Every format, by name, in detection order: the modules of
+    :mod:`evaluator.formats.sources` that define ``FORMAT``."""
+    package = importlib.import_module(f"{__name__.rsplit('.', 1)[0]}.sources")
     found: list[Format] = []
     for module in pkgutil.iter_modules(package.__path__):
         value = getattr(

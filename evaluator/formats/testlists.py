@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..problem import Harness, TestCase
+from ..problem import Harness, Problem, TestCase
 from .errors import InputError, json_error_detail
 from .fields import describe_type, expect_dict, expect_list, expect_str
 from .record_files import dumps_json, loads_json
@@ -59,6 +59,40 @@ class DecodedTests:
     func_name: str | None = None
     wrapped: bool = False
     shape: str = "plain"
+
+    def problem(
+        self,
+        problem_id: str,
+        *,
+        judge: Any = None,
+        rule: Callable[[DecodedTests], Any] | None = None,
+        time_limit: float | None = None,
+        memory_limit: int | None = None,
+        metadata: dict[str, Any] | None = None,
+        input_file: str | None = None,
+        output_file: str | None = None,
+        output_arg: int | None = None,
+    ) -> Problem:
+        """The problem of these tests, with the facts its reader gathered from the row: the
+        one place a source's decoded tests become a :class:`~evaluator.problem.Problem`, so
+        a field a row can give is added here once. ``judge`` is the record's own (None: it
+        names none); ``rule`` the source's, applied to these tests when the record names
+        none (None: the harness's default)."""
+        if judge is None and rule is not None:
+            judge = rule(self)
+        return Problem(
+            id=problem_id,
+            harness=self.harness,
+            tests=self.tests,
+            func_name=self.func_name,
+            judge=judge,
+            time_limit=time_limit,
+            memory_limit=memory_limit,
+            metadata=metadata if metadata is not None else {},
+            input_file=input_file,
+            output_file=output_file,
+            output_arg=output_arg,
+        )
 
 
 def json_text(value: Any) -> str:

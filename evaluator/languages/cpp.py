@@ -34,7 +34,7 @@ DEFAULT_FLAGS = ("-std=c++17", "-O2")
 ONLINE_JUDGE_FLAGS = (*DEFAULT_FLAGS, "-DONLINE_JUDGE")
 """A contest judge's build, Codeforces' as open-r1 runs it (piston's ``codeforces`` package,
 ``c++17``): the defaults with ``ONLINE_JUDGE`` defined, which contest programs test before
-reading ``input.txt``. ``formats/codeforces.py`` writes it into each of its problems: a flag
+reading ``input.txt``. ``formats/sources/codeforces.py`` writes it into each of its problems: a flag
 set of the grader's own (:attr:`Cpp.known_flags`)."""
 SOURCE = "solution.cpp"
 THREADS_SOURCE = "judge_threads.cpp"  # native.THREADS_CODE: threads get a judge's 8 MiB stack

@@ -15,7 +15,7 @@
     a column for any other field of our schema (``harness``, ``func_name``, ``judge``,
     ``time_limit``, ``memory_limit``, ``test_code``/``entry_point`` for assertion problems,
     ``metadata`` as JSON text or dict, ``environment``), ``prompt_code`` for the schema's
-    ``prompt`` and ``question_id`` or ``id`` for its id (see :mod:`evaluator.formats.ours`;
+    ``prompt`` and ``question_id`` or ``id`` for its id (see :mod:`evaluator.formats.schema`;
     the harness defaults to ``functional`` when a ``func_name`` is given, ``stdin``
     otherwise);
   - LiveCodeBench: ``public_test_cases``/``private_test_cases`` (JSON text, compressed form or

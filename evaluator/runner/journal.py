@@ -28,8 +28,8 @@ from typing import Any
 
 import orjson
 
-from evaluator.formats.ours import problem_to_ours
 from evaluator.formats.record_files import dumps_json, loads_json
+from evaluator.formats.schema import problem_to_ours
 from evaluator.languages import DEFAULT_LANGUAGE
 from evaluator.problem import Problem, Verdict
 from evaluator.runner.grading import GradeResult, TestResult

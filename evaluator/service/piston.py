@@ -71,7 +71,7 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from evaluator.formats.codeforces import CPP_FLAGS
+from evaluator.formats.sources.codeforces import CPP_FLAGS
 from evaluator.languages import get_language
 from evaluator.languages.builds import Builder
 from evaluator.problem import DEFAULT_TIME_LIMIT, Problem, Verdict

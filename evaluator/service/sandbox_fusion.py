@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, get_args
 
 from evaluator.formats.errors import InputError
-from evaluator.formats.sandbox_fusion import FORMAT as COMMON_OJ
+from evaluator.formats.sources.sandbox_fusion import FORMAT as COMMON_OJ
 from evaluator.harness.environments import PLAIN
 from evaluator.harness.pytest_file import pytest_installed, pytest_program
 from evaluator.harness.stdio import build_program_job
@@ -347,7 +347,7 @@ def parse_submit(body: Any) -> tuple[Submission, dict[str, Any]]:
             known = ", ".join(sorted(JUDGES))
             raise BadRequest(f"field 'config.extra.judge': expected one of {known}, got {judge!r}")
         row["judge"] = judge
-    try:  # the registry's reader of SandboxFusion's problems (evaluator.formats.sandbox_fusion)
+    try:  # the registry's reader of SandboxFusion's problems (evaluator.formats.sources.sandbox_fusion)
         problem = COMMON_OJ.read(row, None)
     except InputError as exc:
         raise BadRequest(f"field 'config.provided_data.{exc.field}': {exc.message}") from None

@@ -16,7 +16,7 @@ import pytest
 
 from evaluator.data import DEMO_PROBLEMS
 from evaluator.formats import InputError, problems_from_records, read_problems, read_records
-from evaluator.formats.livecodebench import encode_private_tests
+from evaluator.formats.sources.livecodebench import encode_private_tests
 from tests.bombs import (
     MB,
     gzip_bomb_file,

@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 
 from evaluator.backends.ray_backend import _problem_from_wire
-from evaluator.formats.ours import problem_from_ours, problem_to_ours
+from evaluator.formats import problem_from_ours, problem_to_ours
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.reward import problem_from_columns
 from evaluator.runner.journal import problem_fingerprint

@@ -20,11 +20,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from evaluator.formats import InputError, read_problems, read_samples
-from evaluator.formats import codeforces as codeforces_module
-from evaluator.formats.codecontests import FORMAT as CODECONTESTS
-from evaluator.formats.codecontests import JUDGE as CODECONTESTS_JUDGE
-from evaluator.formats.codeforces import FORMAT as CODEFORCES
 from evaluator.formats.registry import Solution, detect_format, get_format
+from evaluator.formats.sources import codeforces as codeforces_module
+from evaluator.formats.sources.codecontests import FORMAT as CODECONTESTS
+from evaluator.formats.sources.codecontests import JUDGE as CODECONTESTS_JUDGE
+from evaluator.formats.sources.codeforces import FORMAT as CODEFORCES
 from evaluator.judges import get_judge
 from evaluator.judges.cf_checker import (
     CodeforcesChecker,

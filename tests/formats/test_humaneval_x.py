@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from evaluator.cli import main
 from evaluator.formats import InputError, read_problems
-from evaluator.formats.humaneval_x import FORMAT
+from evaluator.formats.sources.humaneval_x import FORMAT
 from evaluator.harness.test_program import program
 from evaluator.problem import Verdict
 

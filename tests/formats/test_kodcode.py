@@ -1,4 +1,4 @@
-"""KodCode rows (``evaluator/formats/kodcode.py``) and their pytest files, run by real pytest
+"""KodCode rows (``evaluator/formats/sources/kodcode.py``) and their pytest files, run by real pytest
 (``evaluator/harness/pytest_file.py``) in the real sandbox.
 
 The rows are ours, in KodCode-V1's shape (``tests/data/sources/kodcode``); every verdict
@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluator.formats import InputError, read_problems
-from evaluator.formats.kodcode import FORMAT
-from evaluator.formats.ours import problem_from_ours, problem_to_ours
+from evaluator.formats import InputError, problem_from_ours, problem_to_ours, read_problems
 from evaluator.formats.registry import detect_format, get_format, problem_from_record
+from evaluator.formats.sources.kodcode import FORMAT
 from evaluator.harness import pytest_file
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.reward import CodeReward

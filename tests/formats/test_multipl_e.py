@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from evaluator.cli import main
 from evaluator.formats import InputError, read_problems
-from evaluator.formats.multipl_e import FORMAT
+from evaluator.formats.sources.multipl_e import FORMAT
 from evaluator.problem import Verdict
 
 # A right completion of HumanEval_0 (has_close_elements) per file, and a wrong one: each

@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from evaluator.formats import problem_from_record
-from evaluator.formats.livecodebench import encode_private_tests
+from evaluator.formats.sources.livecodebench import encode_private_tests
 from evaluator.formats.statement import judge_from_statement, read_statement
 from evaluator.problem import Harness
 from evaluator.reward import CodeReward, problem_from_columns

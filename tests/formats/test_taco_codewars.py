@@ -17,7 +17,7 @@ import json
 import pytest
 
 from evaluator.formats.registry import problem_from_record
-from evaluator.formats.taco import from_codewars
+from evaluator.formats.sources.taco import from_codewars
 from evaluator.problem import Harness, Verdict
 from evaluator.runner import GradeOptions, Grader
 

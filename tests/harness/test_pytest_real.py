@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluator.formats.kodcode import FORMAT
+from evaluator.formats.sources.kodcode import FORMAT
 from evaluator.problem import Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation

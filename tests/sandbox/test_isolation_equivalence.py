@@ -29,8 +29,8 @@ from evaluator.datasets.convert import (
     read_leetcode,
 )
 from evaluator.formats import read_problems
-from evaluator.formats.humaneval import problem_from_humaneval
-from evaluator.formats.livecodebench import problem_from_lcb
+from evaluator.formats.sources.humaneval import problem_from_humaneval
+from evaluator.formats.sources.livecodebench import problem_from_lcb
 from evaluator.harness.assertion import program as assertion_program
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.runner import GradeOptions, Grader

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Harness, Problem, TestCase
-from .errors import InputError
-from .fields import expect_dict, expect_list, expect_str, optional_judge
-from .registry import Format, take_id
-from .testlists import decode_text
+from ...problem import Harness, Problem, TestCase
+from ..errors import InputError
+from ..fields import expect_dict, expect_list, expect_str, optional_judge
+from ..registry import Format, take_id
+from ..testlists import DecodedTests, decode_text
 
 __all__ = ["FORMAT"]
 
@@ -38,12 +38,8 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     problem_id = take_id(record, ("id",), fallback_id, numbers=True)
     cases = expect_list(decode_text(record.get("test"), "test"), "test")
     tests = [_test(case, f"test[{index}]") for index, case in enumerate(cases)]
-    judge = optional_judge(record)
-    return Problem(
-        id=problem_id,
-        harness=Harness.STDIN,
-        tests=tests,
-        judge=judge if judge is not None else "sandbox_fusion",
+    return DecodedTests(Harness.STDIN, tests).problem(
+        problem_id, judge=optional_judge(record), rule=lambda _: "sandbox_fusion"
     )
 
 

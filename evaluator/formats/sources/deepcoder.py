@@ -42,10 +42,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Harness, Problem
-from .errors import InputError
-from .extract import extract_code
-from .fields import (
+from ...problem import Harness, Problem
+from ..errors import InputError
+from ..extract import extract_code
+from ..fields import (
     expect_dict,
     expect_str,
     leetcode_output_arg,
@@ -53,10 +53,10 @@ from .fields import (
     require_field,
     solutions_of,
 )
-from .limits import megabytes, seconds
-from .registry import Format, Solution
-from .taco import STDIN_JUDGE, contest_judge
-from .testlists import DecodedTests, decode_text, tests_value
+from ..limits import megabytes, seconds
+from ..registry import Format, Solution
+from ..source_rules import contest_judge, pi_judge
+from ..testlists import DecodedTests, decode_text, tests_value
 
 __all__ = ["FORMAT", "subset_of"]
 
@@ -78,7 +78,7 @@ def _judge(decoded: DecodedTests, subset: str) -> Any:
         return None  # LiveCodeBench's rule: lines (the default) for stdin, values for calls
     if subset == "taco":
         return contest_judge(decoded)
-    return dict(STDIN_JUDGE) if decoded.harness is Harness.STDIN else None
+    return pi_judge(decoded)
 
 
 def _metadata(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -108,13 +108,10 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
             facts[key] = meta[key]
     if isinstance(record.get("starter_code"), str) and record["starter_code"].strip():
         facts["starter_code"] = record["starter_code"]
-    judge = optional_judge(record)
-    return Problem(
-        id=problem_id,
-        harness=decoded.harness,
-        tests=decoded.tests,
-        func_name=decoded.func_name,
-        judge=judge if judge is not None else _judge(decoded, subset),
+    return decoded.problem(
+        problem_id,
+        judge=optional_judge(record),
+        rule=lambda tests: _judge(tests, subset),
         time_limit=seconds(meta.get("time_limit"), "metadata.time_limit"),
         memory_limit=megabytes(meta.get("memory_limit"), "metadata.memory_limit"),
         metadata=facts,

@@ -36,12 +36,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Harness, Problem, TestCase
-from .errors import InputError
-from .fields import expect_list, expect_str, optional_judge, require_field
-from .registry import Format, take_id
-from .taco import contest_judge
-from .testlists import DecodedTests, call_input, decode_text, json_text, stdin_text
+from ...problem import Harness, Problem, TestCase
+from ..errors import InputError
+from ..fields import expect_list, expect_str, optional_judge, require_field
+from ..registry import Format, take_id
+from ..source_rules import contest_judge
+from ..testlists import DecodedTests, call_input, decode_text, json_text, stdin_text
 
 __all__ = ["FORMAT"]
 
@@ -108,14 +108,8 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     for key in ("starter_code", "class_name"):
         if isinstance(record.get(key), str) and record[key].strip():
             facts[key] = record[key]
-    judge = optional_judge(record)
-    return Problem(
-        id=problem_id,
-        harness=decoded.harness,
-        tests=decoded.tests,
-        func_name=decoded.func_name,
-        judge=judge if judge is not None else contest_judge(decoded),
-        metadata=facts,
+    return decoded.problem(
+        problem_id, judge=optional_judge(record), rule=contest_judge, metadata=facts
     )
 
 

@@ -48,11 +48,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Harness, Problem, TestCase
-from .errors import InputError
-from .fields import expect_dict, expect_str, python_source, solutions_of
-from .registry import Format, Solution, solutions
-from .testlists import decode_text
+from ...problem import Harness, Problem, TestCase
+from ..errors import InputError
+from ..fields import expect_dict, expect_str, python_source, solutions_of
+from ..registry import Format, Solution, solutions
+from ..testlists import decode_text
 
 __all__ = ["FORMAT", "TIME_LIMIT"]
 

@@ -1,9 +1,9 @@
-"""Problems whose tests are a list of assert statements calling the function by its name, and
-verl sandbox_fusion's ``assert_case`` ground truth, which is one of them.
+"""Problems whose tests are a list of assert statements calling the function by its name: the
+decoder the sources of such lists share.
 
-MBPP's ``test_list`` (:mod:`.mbpp`) and sandbox_fusion's ``assert_case`` hold statements
-such as ``assert kth_element([12, 3, 5], 3, 2) == 3``: they name the function under test
-themselves. :func:`assertion_problem` makes them an assertion-harness problem
+MBPP's ``test_list`` (:mod:`.sources.mbpp`) and verl sandbox_fusion's ``assert_case``
+(:mod:`.sources.assert_case`) hold statements such as
+``assert kth_element([12, 3, 5], 3, 2) == 3``: they name the function under test themselves. :func:`assertion_problem` makes them an assertion-harness problem
 (:mod:`evaluator.harness.assertion`): ``test_code`` is the imports and setup the source gives,
 then ``check(candidate)``, which binds the function's name to ``candidate`` and runs the
 statements as written::
@@ -20,16 +20,6 @@ not define the function fails (``NameError``), and so does one that exits before
 have run (``sys.exit(0)``): the harness passes a program only on the report that ``check``
 returned. The function's name is the source's (``fn_name``) or else the first function the
 statements call that is neither a builtin nor bound by the imports and setup.
-
-sandbox_fusion's ground truth (``volcengine/verl@verl/utils/reward_score/sandbox_fusion/
-__init__.py``, its test ``test_sandbox_fusion_on_cpu.py``)::
-
-    {"fn_name"?: "merge_intervals", "assert_case": ["assert merge_intervals(...) == ...", ...]}
-
-sandbox_fusion runs ``program + "\\n\\n" + case`` once per case and passes a case on exit
-status 0, scoring the share of the first ten cases passed. Here all cases run in one
-``check`` and the problem passes when all of them do; a program that exits 0 before the
-asserts fails (sandbox_fusion would pass it).
 """
 
 from __future__ import annotations
@@ -37,22 +27,14 @@ from __future__ import annotations
 import ast
 import builtins
 import keyword
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from ..problem import Harness, Problem, TestCase
 from .errors import InputError
-from .fields import (
-    expect_list,
-    expect_str,
-    optional_memory_limit,
-    optional_time_limit,
-    python_source,
-)
-from .registry import Format
-from .testlists import decode_text
+from .fields import expect_list, expect_str, python_source
 
-__all__ = ["FORMAT", "assertion_problem"]
+__all__ = ["assertion_problem"]
 
 _BUILTINS = frozenset(dir(builtins))
 
@@ -164,29 +146,3 @@ def assertion_problem(
         entry_point=entry_point or "",
         metadata=metadata or {},
     )
-
-
-def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
-    problem_id = fallback_id or "assert_case"
-    name = record.get("fn_name") if record.get("fn_name") not in (None, "") else None
-    cases = decode_text(record.get("assert_case"), "assert_case")
-    return assertion_problem(
-        problem_id,
-        cases,
-        "assert_case",
-        entry_point=name,
-        time_limit=optional_time_limit(record),
-        memory_limit=optional_memory_limit(record),
-        metadata={"source_format": "assert_case"},
-    )
-
-
-FORMAT = Format(
-    name="assert_case",
-    title="verl sandbox_fusion assert_case",
-    shape="'assert_case' (a list of assert statements), 'fn_name' optional",
-    recognise=lambda record: "assert_case" in record,
-    read=_read,
-    fields=("assert_case", "fn_name", "time_limit", "memory_limit"),
-    rank=60,
-)

@@ -42,14 +42,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..languages.cpp import ONLINE_JUDGE_FLAGS
-from ..problem import Harness, Problem, TestCase
-from .errors import InputError
-from .fields import describe_type
-from .limits import megabytes, seconds
-from .record_files import parquet_batches
-from .registry import Format, take_id
-from .testlists import case_list, decode_text
+from ...languages.cpp import ONLINE_JUDGE_FLAGS
+from ...problem import Harness, Problem, TestCase
+from ..errors import InputError
+from ..fields import describe_type
+from ..limits import megabytes, seconds
+from ..record_files import parquet_batches
+from ..registry import Format, take_id
+from ..testlists import DecodedTests, case_list, decode_text
 
 __all__ = ["CPP_FLAGS", "FORMAT", "TESTS_FILE", "attach_tests", "judge_of"]
 
@@ -143,10 +143,8 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
         raise InputError("interactive problems are not supported", field="interaction_format")
     tests = _official_tests(record)
     input_file, output_file = _files(record)
-    return Problem(
-        id=problem_id,
-        harness=Harness.STDIN,
-        tests=tests,
+    return DecodedTests(Harness.STDIN, tests).problem(
+        problem_id,
         judge=judge_of(_text_or_none(record, "generated_checker")),
         time_limit=seconds(record.get("time_limit"), "time_limit"),
         memory_limit=megabytes(record.get("memory_limit"), "memory_limit"),

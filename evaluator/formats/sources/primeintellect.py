@@ -45,24 +45,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..languages import get_language
-from ..problem import Harness, Problem
-from .errors import InputError
-from .extract import extract_code
-from .fields import expect_dict, expect_list, expect_str, optional_judge, require_field
-from .limits import megabytes, seconds
-from .registry import Format, Solution, take_id
-from .taco import STDIN_JUDGE
-from .testlists import DecodedTests, case_list, decode_text
+from ...languages import get_language
+from ...problem import Problem
+from ..errors import InputError
+from ..extract import extract_code
+from ..fields import expect_dict, expect_list, expect_str, optional_judge, require_field
+from ..limits import megabytes, seconds
+from ..registry import Format, Solution, take_id
+from ..source_rules import pi_judge
+from ..testlists import case_list, decode_text
 
-__all__ = ["FORMAT", "problem_from_verification_info", "pi_judge"]
+__all__ = ["FORMAT", "problem_from_verification_info"]
 
 TASK_TYPE = "verifiable_code"
-
-
-def pi_judge(decoded: DecodedTests) -> dict[str, Any] | None:
-    """The rule for PrimeIntellect's tests: the ``float`` judge for stdin, values for calls."""
-    return dict(STDIN_JUDGE) if decoded.harness is Harness.STDIN else None
 
 
 def _literal_dict(value: Any, field: str) -> dict[str, Any]:
@@ -99,12 +94,10 @@ def problem_from_verification_info(
     language = _language(info, field)
     if language is not None:
         facts["language"] = language
-    return Problem(
-        id=problem_id,
-        harness=decoded.harness,
-        tests=decoded.tests,
-        func_name=decoded.func_name,
-        judge=judge if judge is not None else pi_judge(decoded),
+    return decoded.problem(
+        problem_id,
+        judge=judge,
+        rule=pi_judge,
         time_limit=time_limit,
         memory_limit=memory_limit,
         metadata=facts,

@@ -42,18 +42,18 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Harness, Problem, TestCase
-from .errors import InputError
-from .fields import (
+from ...problem import Harness, Problem, TestCase
+from ..errors import InputError
+from ..fields import (
     checked_memory_limit,
     checked_time_limit,
     describe_type,
     expect_list,
     expect_str,
 )
-from .limits import seconds
-from .registry import Format, Solution, take_id
-from .testlists import case_list, decode_text
+from ..limits import seconds
+from ..registry import Format, Solution, take_id
+from ..testlists import DecodedTests, case_list, decode_text
 
 __all__ = ["FORMAT", "JUDGE", "LANGUAGES"]
 
@@ -202,10 +202,9 @@ def _metadata(record: Mapping[str, Any], public: int) -> dict[str, Any]:
 def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     problem_id = take_id(record, ("name",), fallback_id)
     public, *others = (_tests(record, field) for field in _TEST_LISTS)
-    return Problem(
-        id=problem_id,
-        harness=Harness.STDIN,
-        tests=[*public, *(test for tests in others for test in tests)],
+    every = [*public, *(test for tests in others for test in tests)]
+    return DecodedTests(Harness.STDIN, every).problem(
+        problem_id,
         judge=dict(JUDGE),
         time_limit=time_limit(record.get("time_limit")),
         memory_limit=memory_limit(record.get("memory_limit_bytes")),

@@ -10,7 +10,7 @@ the value) is read by the format whose shape it has, found by the registry as fo
 Eurus-2's and verl ``prime_code``'s ``{"inputs", "outputs", "fn_name"?}`` by the
 ``input_output`` format (:mod:`.taco`: APPS's rule, the ``float`` judge for stdin, a wrapped
 call output also accepted bare), sandbox_fusion's ``{"fn_name"?, "assert_case": [...]}`` by
-:mod:`.asserts`, PrimeIntellect's ``{"language", "test_cases"}`` by :mod:`.primeintellect`,
+:mod:`.assert_case`, PrimeIntellect's ``{"language", "test_cases"}`` by :mod:`.primeintellect`,
 a LiveCodeBench row by :mod:`.livecodebench`, and a bare list of tests by the generic
 ``tests`` format. Each is graded by the rule of the source its shape comes from; where verl's
 own reward differs (``prime_code``'s ``np.allclose`` cascade, sandbox_fusion's text
@@ -31,11 +31,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Problem
-from .errors import InputError
-from .fields import describe_type, expect_dict, require_field, user_text
-from .registry import Format, detect_format, get_format
-from .testlists import decode_text
+from ...problem import Problem
+from ..errors import InputError
+from ..fields import describe_type, expect_dict, require_field, user_text
+from ..registry import Format, detect_format, get_format
+from ..testlists import decode_text
 
 __all__ = ["FORMAT"]
 

@@ -27,10 +27,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Harness, Problem, TestCase
-from .errors import InputError
-from .fields import describe_type, expect_str
-from .registry import Format, Solution, take_id
+from ...problem import Harness, Problem, TestCase
+from ..errors import InputError
+from ..fields import describe_type, expect_str
+from ..registry import Format, Solution, take_id
 
 __all__ = ["FORMAT", "TEST_FIELDS"]
 

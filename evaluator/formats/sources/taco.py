@@ -32,40 +32,21 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..problem import Harness, Problem
-from .errors import InputError
-from .fields import (
+from ...problem import Harness, Problem
+from ..errors import InputError
+from ..fields import (
     expect_dict,
     optional_judge,
     optional_memory_limit,
     optional_time_limit,
     solutions_of,
 )
-from .limits import megabytes, seconds
-from .registry import Format, solutions, take_id
-from .testlists import DecodedTests, decode_text, io_tests
+from ..limits import megabytes, seconds
+from ..registry import Format, solutions, take_id
+from ..source_rules import contest_judge
+from ..testlists import DecodedTests, decode_text, io_tests
 
-__all__ = ["FORMAT", "contest_judge", "from_codewars", "problem_from_io"]
-
-STDIN_JUDGE: dict[str, Any] = {"type": "float"}
-"""The stdin rule of these sources: tokens, real numbers within 1e-6 (absolute or
-relative), integers exactly."""
-
-
-def contest_judge(
-    decoded: DecodedTests, stdin_judge: dict[str, Any] | None = None, *, codewars: bool = False
-) -> Any:
-    """The judge of a problem from these sources' tests: ``stdin_judge`` (default
-    :data:`STDIN_JUDGE`) for stdin tests; for calls, ``{"unwrap": true}`` when an expected
-    value is wrapped in a one-element list, with ``"bool_as_int": true`` for a Codewars
-    kata (``codewars``: compared by ``==``, where ``True == 1``), else the default value
-    comparison."""
-    if decoded.harness is Harness.STDIN:
-        return dict(stdin_judge or STDIN_JUDGE)
-    judge: dict[str, Any] = {"unwrap": True} if decoded.wrapped else {}
-    if codewars:
-        judge["bool_as_int"] = True
-    return judge or None
+__all__ = ["FORMAT", "from_codewars", "problem_from_io"]
 
 
 def from_codewars(record: Mapping[str, Any]) -> bool:
@@ -96,18 +77,17 @@ def problem_from_io(
     codewars: bool = False,
 ) -> Problem:
     """The problem of an ``input_output`` value (JSON text or object); ``judge`` None: the
-    sources' rule (:func:`contest_judge`; ``codewars``: the row is a Codewars kata)."""
+    sources' rule (:func:`~evaluator.formats.source_rules.contest_judge`; ``codewars``: the
+    row is a Codewars kata)."""
     io = expect_dict(decode_text(value, field), field) if value not in (None, "") else {}
     decoded = io_tests(io, field) if io else DecodedTests(Harness.STDIN, [])
-    return Problem(
-        id=problem_id,
-        harness=decoded.harness,
-        tests=decoded.tests,
-        func_name=decoded.func_name,
-        judge=judge if judge is not None else contest_judge(decoded, codewars=codewars),
+    return decoded.problem(
+        problem_id,
+        judge=judge,
+        rule=lambda tests: contest_judge(tests, codewars=codewars),
         time_limit=time_limit,
         memory_limit=memory_limit,
-        metadata=metadata or {},
+        metadata=metadata,
     )
 
 

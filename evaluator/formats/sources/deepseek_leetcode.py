@@ -44,10 +44,10 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Harness, Problem, TestCase
-from .errors import InputError
-from .fields import expect_str, python_source, require_field
-from .registry import Format, take_id
+from ...problem import Harness, Problem, TestCase
+from ..errors import InputError
+from ..fields import expect_str, python_source, require_field
+from ..registry import Format, take_id
 
 __all__ = ["FORMAT", "TIME_LIMIT"]
 

@@ -5,7 +5,7 @@ that is a bare list of tests.
 ``tests`` holds any shape of :mod:`evaluator.formats.testlists` (a list of ``{"input",
 "output"}`` texts, with LiveCodeBench's ``testtype`` or PrimeIntellect's ``type``; APPS's
 ``{"inputs", "outputs", "fn_name"}``), as a value or as JSON text. Beside it, any field of
-our schema (:mod:`evaluator.formats.ours`: ``harness``, ``func_name``, ``judge``,
+our schema (:mod:`evaluator.formats.schema`: ``harness``, ``func_name``, ``judge``,
 ``time_limit``, ``memory_limit``, ``test_code``/``entry_point``, ``metadata`` (a JSON text
 or an object; its ``func_name`` names the function when no column does), ``environment``,
 ``input_file``, ``output_file``), ``prompt_code`` (or ``prompt``) for the schema's
@@ -25,14 +25,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Harness, Problem
-from .errors import InputError
-from .fields import expect_dict, expect_str, optional_judge
-from .ours import FORMAT as OURS
-from .ours import PROBLEM_FIELDS
-from .registry import Format, take_id
-from .taco import STDIN_JUDGE, contest_judge
-from .testlists import DecodedTests, decode_text, tests_value
+from ...problem import Harness, Problem
+from ..errors import InputError
+from ..fields import expect_dict, expect_str, optional_judge
+from ..registry import Format, take_id
+from ..schema import PROBLEM_FIELDS, read_ours
+from ..source_rules import contest_judge, pi_judge
+from ..testlists import DecodedTests, decode_text, tests_value
 
 __all__ = ["FORMAT", "TEST_ID_KEYS"]
 
@@ -63,8 +62,8 @@ def _harness(record: Mapping[str, Any]) -> Harness | None:
 def _judge(decoded: DecodedTests) -> Any:
     if decoded.shape == "inputs_outputs":
         return contest_judge(decoded)
-    if decoded.shape == "type" and decoded.harness is Harness.STDIN:
-        return dict(STDIN_JUDGE)
+    if decoded.shape == "type":
+        return pi_judge(decoded)
     return None
 
 
@@ -84,7 +83,7 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     if harness is Harness.ASSERTION:  # the tests are in test_code: our schema's own reading
         if record.get("tests") not in (None, "", []):
             fields["tests"] = decode_text(record["tests"], "tests")
-        return OURS.read({"id": problem_id, **fields, "harness": "assertion"}, None)
+        return read_ours({"id": problem_id, **fields, "harness": "assertion"}, None)
     fields.pop("prompt", None)  # a stdin or call problem continues no code: a statement, if any
     func_name = fields.get("func_name") or metadata.get("func_name")
     if func_name is not None:
@@ -109,7 +108,7 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
         judge=judge if judge is not None else _judge(decoded),
         tests=[{"input": t.input, "output": t.output} for t in decoded.tests],
     )
-    return OURS.read({"id": problem_id, **{k: v for k, v in fields.items() if v is not None}}, None)
+    return read_ours({"id": problem_id, **{k: v for k, v in fields.items() if v is not None}}, None)
 
 
 FORMAT = Format(

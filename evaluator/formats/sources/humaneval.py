@@ -30,10 +30,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Harness, Problem, TestCase
-from .errors import InputError
-from .fields import expect_list, expect_str, require_field
-from .registry import Format, Solution, take_id
+from ...problem import Harness, Problem, TestCase
+from ..errors import InputError
+from ..fields import expect_list, expect_str, require_field
+from ..registry import Format, Solution, take_id
 
 __all__ = ["FORMAT", "problem_from_humaneval", "is_evalplus_record"]
 

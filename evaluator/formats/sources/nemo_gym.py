@@ -29,11 +29,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Problem
-from .errors import InputError
-from .fields import expect_dict, optional_judge, require_field, user_text
-from .registry import Format, take_id
-from .testlists import decode_text, io_tests
+from ...problem import Problem
+from ..errors import InputError
+from ..fields import expect_dict, optional_judge, require_field, user_text
+from ..registry import Format, take_id
+from ..testlists import decode_text, io_tests
 
 __all__ = ["FORMAT"]
 
@@ -57,14 +57,7 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     ):
         if isinstance(value, str) and value.strip():
             facts[key] = value
-    return Problem(
-        id=problem_id,
-        harness=decoded.harness,
-        tests=decoded.tests,
-        func_name=decoded.func_name,
-        judge=optional_judge(record),
-        metadata=facts,
-    )
+    return decoded.problem(problem_id, judge=optional_judge(record), metadata=facts)
 
 
 def _statement(record: Mapping[str, Any]) -> str:

@@ -39,9 +39,9 @@ from typing import Any
 
 import orjson
 
-from ..problem import PROGRAM_PREFIX, PROGRAM_SUFFIX, Harness, Problem, TestCase
-from .errors import InputError, json_error_detail
-from .fields import (
+from ...problem import PROGRAM_PREFIX, PROGRAM_SUFFIX, Harness, Problem, TestCase
+from ..errors import InputError, json_error_detail
+from ..fields import (
     describe_type,
     expect_dict,
     expect_list,
@@ -52,9 +52,10 @@ from .fields import (
     optional_time_limit,
     solutions_of,
 )
-from .inflate import InflateError, inflate_zlib
-from .record_files import PathLike, loads_json
-from .registry import Format, solutions, take_id
+from ..inflate import InflateError, inflate_zlib
+from ..record_files import PathLike, loads_json
+from ..registry import Format, solutions, take_id
+from ..testlists import DecodedTests
 
 __all__ = [
     "FORMAT",
@@ -265,11 +266,9 @@ def _convert_lcb(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     facts["public_tests"] = public  # the report says whether a failing test was public
     if harness is Harness.FUNCTIONAL and _cpp_harness(tests):
         return _cpp_harness_problem(record, question_id, tests, facts)
-    return Problem(
-        id=question_id,
-        harness=harness,
-        tests=tests,
-        func_name=func_name if harness is Harness.FUNCTIONAL else None,
+    decoded = DecodedTests(harness, tests, func_name if harness is Harness.FUNCTIONAL else None)
+    return decoded.problem(
+        question_id,
         judge=optional_judge(record),
         time_limit=optional_time_limit(record),
         memory_limit=optional_memory_limit(record),

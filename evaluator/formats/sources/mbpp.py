@@ -12,8 +12,8 @@ Sanitized (``sanitized-mbpp.json``, the ``sanitized`` config)::
     {"source_file": "...", "task_id": 11, "prompt": "Write a python function to ...",
      "code": "def ...", "test_imports": ["import math"], "test_list": [...]}
 
-A row is an assertion problem (:func:`.asserts.assertion_problem`): the imports
-(``test_imports``) and ``test_setup_code`` first, then ``check(candidate)`` running the
+A row is an assertion problem (:func:`~evaluator.formats.assert_lists.assertion_problem`):
+the imports (``test_imports``) and ``test_setup_code`` first, then ``check(candidate)`` running the
 ``test_list`` asserts as written, with the function's name (the first one they call that is
 not a builtin) bound to the candidate. MBPP's convention (its paper's evaluation, PRIME's
 ``eval/Coding/mbpp/evaluate_mbpp.py``) is exactly that: run the program, then each assert;
@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import Problem
-from .asserts import assertion_problem
-from .fields import expect_list, optional_memory_limit, optional_time_limit, require_field
-from .registry import Format, Solution, take_id
+from ...problem import Problem
+from ..assert_lists import assertion_problem
+from ..fields import expect_list, optional_memory_limit, optional_time_limit, require_field
+from ..registry import Format, Solution, take_id
 
 __all__ = ["FORMAT"]
 

@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problem import PROGRAM_CUT as CUT
-from ..problem import PROGRAM_IMPORTS as IMPORTS
-from ..problem import PROGRAM_PREFIX as PREFIX
-from ..problem import PROGRAM_SUFFIX as SUFFIX
-from ..problem import Harness, Problem, TestCase
-from .errors import InputError
-from .fields import expect_str, require_field
-from .registry import Format, Solution, take_id
+from ...problem import PROGRAM_CUT as CUT
+from ...problem import PROGRAM_IMPORTS as IMPORTS
+from ...problem import PROGRAM_PREFIX as PREFIX
+from ...problem import PROGRAM_SUFFIX as SUFFIX
+from ...problem import Harness, Problem, TestCase
+from ..errors import InputError
+from ..fields import expect_str, require_field
+from ..registry import Format, Solution, take_id
 
 __all__ = ["FORMAT"]
 

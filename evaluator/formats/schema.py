@@ -67,16 +67,13 @@ from .fields import (
     optional_memory_limit,
     optional_time_limit,
     require_field,
-    solutions_of,
 )
-from .registry import Format, solutions
 
 __all__ = [
-    "FORMAT",
     "OURS_FIELDS",
     "PROBLEM_FIELDS",
-    "problem_from_ours",
     "problem_to_ours",
+    "read_ours",
     "rebuild_problem",
     "tests_from_list",
 ]
@@ -252,17 +249,12 @@ if set(_READERS) != OURS_FIELDS:  # a new Problem field needs a reader (and a te
     raise AssertionError(f"schema readers {sorted(_READERS)} != Problem fields {PROBLEM_FIELDS}")
 
 
-def problem_from_ours(
-    record: Mapping[str, Any], *, path: str | None = None, line: int | None = None
-) -> Problem:
-    """Convert one record of our schema (see the module docstring) into a :class:`Problem`.
-
-    ``path`` and ``line`` only locate errors; the readers pass them.
-    """
-    return FORMAT.problem(record, path=path, line=line)
-
-
-def _convert(record: Mapping[str, Any], fallback_id: str | None = None) -> Problem:
+def read_ours(record: Mapping[str, Any], fallback_id: str | None = None) -> Problem:
+    """The :class:`Problem` of one record of our schema (see the module docstring), every
+    field checked (an :class:`InputError` naming the field); ``fallback_id`` names a record
+    that names none. The ``ours`` format's reader (:mod:`.sources.ours`, which also applies
+    the statement's rule) and the ``tests`` format's (:mod:`.sources.tests_field`) read
+    through it."""
     unknown = sorted(set(record) - OURS_FIELDS)
     if unknown:
         raise InputError(
@@ -278,25 +270,6 @@ def _convert(record: Mapping[str, Any], fallback_id: str | None = None) -> Probl
 
 
 # --- writing ---------------------------------------------------------------------------------------
-
-
-FORMAT = Format(
-    name="ours",
-    title="ours",
-    shape="'id' with 'harness'",
-    recognise=lambda record: "id" in record and "harness" in record,
-    read=_convert,
-    fields=PROBLEM_FIELDS,
-    rank=10,
-    id_keys=("id",),
-    statement=lambda record: str(
-        (record.get("metadata") or {}).get("question_content") or record.get("prompt") or ""
-    ),
-    references=lambda record: solutions(
-        solutions_of((record.get("metadata") or {}).get("reference_solution"))
-    ),
-    aliases=("microcoder",),
-)
 
 
 def _encoded(name: str, value: Any) -> Any:
