@@ -31,19 +31,20 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from evaluator.formats import extract_code
 from evaluator.formats.inflate import shared_budget
 from evaluator.languages import get_language, runtimes
 from evaluator.languages.builds import Builder
 from evaluator.problem import DEFAULT_MEMORY_LIMIT, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult, TestResult
+from evaluator.runner.answers import resolve_program
 from evaluator.runner.run import grader_version
 from evaluator.sandbox import DEFAULT_PROFILE, SandboxPool
 
-from . import e2b, grade_endpoint, nemo_gym, openrlhf, piston, sandbox_fusion, slime
+from . import grade_endpoint
 from .cancel import Gone, graded, unless_gone
+from .compat import e2b, nemo_gym, openrlhf, piston, sandbox_fusion, slime
+from .compat.fusion_requests import Unprocessable
 from .errors import BadRequest, Busy
-from .fusion_requests import Unprocessable
 from .gate import Gate
 from .server_defaults import DEFAULT_MAX_BODY, DEFAULT_MAX_WAITING, DEFAULT_PROGRAMS
 
@@ -296,7 +297,10 @@ async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
 async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
     request, config = sandbox_fusion.parse_submit(body)
     grade_endpoint.check_client_problems([request.problem], service.settings.trust_checkers)
-    code = extract_code(request.completion)
+    supported = config["language"] in sandbox_fusion.SUPPORTED
+    stated = sandbox_fusion.run_language(config["language"]) if supported else None
+    answer = resolve_program(request.completion, stated)
+    code = answer.code
     evaluation: dict[str, Any] = {
         "id": request.id,
         "accepted": False,
@@ -307,7 +311,7 @@ async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
         "extracted_type": "fenced" if code is not None else "empty",
         "extra": None,
     }
-    if config["language"] not in sandbox_fusion.SUPPORTED or code is None:
+    if not supported or code is None:
         return evaluation, "not run"
     problem = request.problem
     options = GradeOptions(
@@ -316,9 +320,10 @@ async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
         early_exit=not (config.get("extra") or {}).get("run_all_cases", False),
     )
     with service.grader(options) as grader:
-        language = get_language(sandbox_fusion.run_language(config["language"])).name
         program = sandbox_fusion.fusion_source(config["language"], code)
-        result: GradeResult = await graded(grader.submit(problem, program, language))
+        language = answer.language
+        assert language is not None  # SUPPORTED names only languages graded here
+        result: GradeResult = await graded(grader.submit(problem, program, language.name))
     ran = [
         (test, outcome)
         for test, outcome in zip(problem.tests, result.tests, strict=False)

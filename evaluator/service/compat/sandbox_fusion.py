@@ -38,7 +38,7 @@ from evaluator.languages import Build, BuildLimits, Language, languages
 from evaluator.problem import Harness, Problem, TestCase
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits, Mode, RunResult
 
-from .errors import BadRequest
+from ..errors import BadRequest
 from .fusion_requests import (
     Language as FusionLanguage,
 )
