@@ -12,11 +12,11 @@ name the files and commits they were read from):
 ``open-r1-e2b``  open-r1's E2B router ``POST /execute_batch``: one request holding the
     evaluation script of every completion (``sum`` and ``evens``), read as
     ``RoutedSandbox`` and ``E2BProvider`` read it; the share of tests passed. In-process:
-    :func:`evaluator.reward.open_r1.code_reward`. The batched path (target: within 1.2x).
+    :func:`evaluator.reward.frameworks.open_r1.code_reward`. The batched path (target: within 1.2x).
 ``open-r1-piston``  open-r1's Codeforces reward through Piston's ``POST /api/v2/execute``:
     one request per test (``sum`` as an open-r1/codeforces row, 2,560 requests), ``--clients``
     at once (open-r1's ``PISTON_MAX_REQUESTS_PER_ENDPOINT``), scored by ``score_submission``'s
-    weighted sum. In-process: :func:`evaluator.reward.open_r1.cf_code_reward`.
+    weighted sum. In-process: :func:`evaluator.reward.frameworks.open_r1.cf_code_reward`.
 
 Every score is checked against what the completion is; a mismatch voids the run (exit 1).
 ``--repeat K`` rounds, order rotated, medians. The overhead is each path's time over its
@@ -56,7 +56,7 @@ from side_by_side import (  # noqa: E402
 )
 
 from evaluator.reward import shared_reward  # noqa: E402
-from evaluator.reward.open_r1 import cf_code_reward, code_reward  # noqa: E402
+from evaluator.reward.frameworks.open_r1 import cf_code_reward, code_reward  # noqa: E402
 from tests.frameworks.open_r1_shapes import (  # noqa: E402 - open-r1's shapes, as tested
     open_r1_script,
     piston_request,
@@ -175,7 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=16, help="requests at once (per-test paths)")
     parser.add_argument("--paths", default=",".join(PATHS))
     args = parser.parse_args(argv)
-    logging.getLogger("evaluator.reward.open_r1").setLevel(logging.ERROR)  # no CF_TESTS_FOLDER
+    logging.getLogger("evaluator.reward.frameworks.open_r1").setLevel(
+        logging.ERROR
+    )  # no CF_TESTS_FOLDER
     paths = args.paths.split(",")
     tests = make_tests(random.Random(args.seed))
     mixed = make_completions(args.completions // 2, tests, args.seed)  # sum and evens

@@ -17,7 +17,8 @@ all on ``--workers`` fork servers:
 ``slime-url``  slime's ``remote_rm`` shape (one shared aiohttp session, ``TCPConnector(
     limit=64)``; one ``POST /slime/reward`` of ``{"prompt", "response", "label"}`` per
     sample), the 256 at once.
-``slime-rm``  ``await evaluator.reward.slime.rm(args, sample)`` per sample, the 256 at once.
+``slime-rm``  ``await evaluator.reward.frameworks.slime.rm(args, sample)`` per sample, the 256
+              at once.
 ``slime-group-rm``  ``--group-rm``: ``await rm(args, group)`` for 32 groups of 8.
 ``ours-in-process``  a warm :class:`evaluator.CodeReward` (binary), called as TRL calls it
     with the same rows as its columns: the baseline.
@@ -63,8 +64,8 @@ from side_by_side import (  # noqa: E402
 )
 
 from evaluator import CodeReward  # noqa: E402
-from evaluator.reward.openrlhf import REWARD_FUNC_FILE  # noqa: E402
-from evaluator.reward.slime import rm  # noqa: E402
+from evaluator.reward.frameworks.openrlhf import REWARD_FUNC_FILE  # noqa: E402
+from evaluator.reward.frameworks.slime import rm  # noqa: E402
 
 STRATEGIES = [
     "openrlhf-url",
@@ -157,7 +158,9 @@ def run_slime_url(url: str, completions, labels) -> list[float]:
 
 def run_slime_rm(completions, labels, group: int | None) -> list[float]:
     samples = slime_samples(completions, labels)
-    args = SimpleNamespace(custom_rm_path="evaluator.reward.slime.rm", group_rm=group is not None)
+    args = SimpleNamespace(
+        custom_rm_path="evaluator.reward.frameworks.slime.rm", group_rm=group is not None
+    )
 
     async def run():
         if group is None:

@@ -21,7 +21,7 @@ EVALUATOR = ROOT / "evaluator"
 OTHER_MEANINGS = {
     ("evaluator/sandbox/files.py", 1024): "F_SETLEASE, a fcntl command number",
     ("evaluator/sandbox/inside/process.py", 1024): "bytes of /proc/self/stat read",
-    ("evaluator/reward/openrlhf.py", 1024): "characters of a prompt's tail searched",
+    ("evaluator/reward/frameworks/openrlhf.py", 1024): "characters of a prompt's tail searched",
 }
 # The homes of the defaults the commands take at their start: plain constants in modules that
 # import nothing, so that taking them imports neither NumPy (the report's statistics) nor

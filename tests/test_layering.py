@@ -382,7 +382,7 @@ def test_every_source_module_is_a_registered_format_and_no_shared_one_is():
 _BUILDS_PROBLEMS = {
     "evaluator/problem.py": "the model itself",
     "evaluator/runner/run.py": "a placeholder for a record that could not be read",
-    "evaluator/service/sandbox_fusion.py": "/run_code's one program run, not a problem record",
+    "evaluator/service/compat/sandbox_fusion.py": "/run_code's one program run, not a problem record",
 }
 
 
@@ -412,16 +412,23 @@ def test_no_module_outside_formats_decodes_a_problem_record():
 
 # The RL frameworks' adapters (issue 41) and their endpoints on the service: thin layers over
 # CodeReward's public API (submit, problems, closed; grader= and problems= to share a server's),
-# so that the reward's insides can change without breaking every framework at once.
-FRAMEWORK_ADAPTERS = ("areal", "labels", "open_r1", "openrlhf", "openrlhf_reward_func",
-                      "shared", "skyrl", "slime", "verifiers", "verl")  # fmt: skip
-FRAMEWORK_ENDPOINTS = ("e2b", "graders", "nemo_gym", "openrlhf", "piston", "slime")
-_REWARD_CORE = ("__init__", "code_reward", "columns")  # the reward itself, not an adapter
+# so that the reward's insides can change without breaking every framework at once. Each kind in
+# its room (issue 56): evaluator/reward/frameworks/ and evaluator/service/compat/. Paths are
+# relative to evaluator/reward/ and evaluator/service/.
+REWARD = EVALUATOR / "reward"
+SERVICE = EVALUATOR / "service"
+_FRAMEWORKS = ("areal", "open_r1", "openrlhf", "openrlhf_reward_func", "skyrl", "slime",
+               "verifiers", "verl")  # fmt: skip
+FRAMEWORK_ADAPTERS = ("labels", "shared", *(f"frameworks/{name}" for name in _FRAMEWORKS))
+FRAMEWORK_ENDPOINTS = ("graders", *(f"compat/{name}" for name in
+                                    ("e2b", "nemo_gym", "openrlhf", "piston", "slime")))  # fmt: skip
+# the reward itself and the rooms' package docstrings, not adapters
+_REWARD_CORE = ("__init__", "code_reward", "columns", "frameworks/__init__")
 
 
 def _framework_files() -> list[Path]:
-    adapters = [EVALUATOR / "reward" / f"{name}.py" for name in FRAMEWORK_ADAPTERS]
-    return adapters + [EVALUATOR / "service" / f"{name}.py" for name in FRAMEWORK_ENDPOINTS]
+    adapters = [REWARD / f"{name}.py" for name in FRAMEWORK_ADAPTERS]
+    return adapters + [SERVICE / f"{name}.py" for name in FRAMEWORK_ENDPOINTS]
 
 
 def _exports(module: str) -> set[str] | None:
@@ -489,12 +496,12 @@ def test_the_public_api_check_sees_a_private_use(tmp_path):
 
 
 def test_every_framework_module_is_checked():
-    """A new adapter in evaluator/reward, or a new service module that grades through the
+    """A new adapter in evaluator/reward/, or a new service module that grades through the
     reward, is listed above (and so checked)."""
-    adapters = {p.stem for p in (EVALUATOR / "reward").glob("*.py")} - set(_REWARD_CORE)
-    assert adapters == set(FRAMEWORK_ADAPTERS)
+    adapters = {p.relative_to(REWARD).with_suffix("").as_posix() for p in REWARD.rglob("*.py")}
+    assert adapters - set(_REWARD_CORE) == set(FRAMEWORK_ADAPTERS)
     graders = {
-        name.rpartition(".")[2]
+        name.removeprefix("evaluator.service.").replace(".", "/")
         for name, targets in GRAPH.items()
         if name.startswith("evaluator.service.")
         and any(t.startswith("evaluator.reward") for t in targets)
@@ -515,16 +522,116 @@ def test_the_reward_imports_neither_the_service_nor_the_cli():
     assert offenders == []
 
 
+# The adapters' rooms (issue 56): a generic module of the reward or the service (what every
+# framework shares) imports no adapter, so that an adapter can be added, changed or dropped
+# without touching them. The exceptions, each the one place that must name the adapters:
+ADAPTER_ROOMS = ("evaluator.reward.frameworks", "evaluator.service.compat")
+ADAPTER_ASSEMBLIES = {
+    "evaluator.reward": "re-exports verl's functions: verl loads them as pkg://evaluator.reward",
+    "evaluator.service.app": "mounts the other services' endpoints as routes of the application",
+}
+MAX_REWARD_LEVELS = 5  # the longest chain of imports between modules of evaluator/reward/
+
+
+def _in(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _generic_modules_importing_adapters(graph: dict[str, set[str]]) -> list[str]:
+    return [
+        f"{module} imports {target}"
+        for module, targets in graph.items()
+        if (_in(module, "evaluator.reward") or _in(module, "evaluator.service"))
+        and not any(_in(module, room) for room in ADAPTER_ROOMS)
+        and module not in ADAPTER_ASSEMBLIES
+        for target in sorted(targets)
+        if any(_in(target, room) for room in ADAPTER_ROOMS)
+    ]
+
+
+def test_no_generic_module_imports_an_adapter():
+    assert _generic_modules_importing_adapters(GRAPH) == []
+
+
+def test_the_adapter_check_sees_a_generic_module_import_an_adapter():
+    graph = {
+        "evaluator.reward.labels": {"evaluator.reward.frameworks.verl"},
+        "evaluator.service.graders": {"evaluator.service.compat.slime", "evaluator.reward"},
+        "evaluator.reward.frameworks.openrlhf": {"evaluator.reward.frameworks.verl"},
+        "evaluator.service.app": {"evaluator.service.compat.piston"},
+    }
+    assert _generic_modules_importing_adapters(graph) == [
+        "evaluator.reward.labels imports evaluator.reward.frameworks.verl",
+        "evaluator.service.graders imports evaluator.service.compat.slime",
+    ]
+
+
+def _longest_chain(graph: dict[str, set[str]], package: str) -> list[str]:
+    """The longest chain of imports between modules of ``package`` (the graph has no cycle:
+    :func:`test_no_modules_import_each_other`)."""
+    chains: dict[str, list[str]] = {}
+
+    def chain(module: str) -> list[str]:
+        if module not in chains:
+            inner = [chain(t) for t in sorted(graph.get(module, ())) if _in(t, package)]
+            chains[module] = [module, *max(inner, key=len, default=[])]
+        return chains[module]
+
+    return max((chain(m) for m in sorted(graph) if _in(m, package)), key=len, default=[])
+
+
+def test_the_reward_has_at_most_five_import_levels():
+    chain = _longest_chain(GRAPH, "evaluator.reward")
+    assert len(chain) <= MAX_REWARD_LEVELS, " -> ".join(chain)
+
+
+def test_the_levels_count_sees_a_long_chain():
+    graph = {f"p.m{i}": {f"p.m{i + 1}", "q.x"} for i in range(6)} | {"p.m6": set(), "q.x": set()}
+    graph["p.side"] = {"p.m5"}
+    assert _longest_chain(graph, "p") == [f"p.m{i}" for i in range(7)]
+
+
+def _reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for target in graph.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def test_code_reward_reaches_no_cli_module():
+    """CodeReward runs inside training processes: nothing it imports, however far down,
+    is a module of the command line (read from the sources, and seen in a fresh interpreter)."""
+    reached = _reached(GRAPH, "evaluator.reward.code_reward")
+    assert "evaluator.runner.grading" in reached  # the walk goes down the layers
+    assert sorted(m for m in reached if _in(m, "evaluator.cli")) == []
+    code = (
+        "import sys, evaluator.reward.code_reward; "
+        "print(sorted(m for m in sys.modules if m.startswith('evaluator.cli')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_reach_check_follows_imports_down():
+    graph = {"a": {"b"}, "b": {"c", "a"}, "c": {"evaluator.cli.plan"}, "evaluator.cli.plan": set()}
+    assert _reached(graph, "a") == {"a", "b", "c", "evaluator.cli.plan"}
+
+
 # A file name said once in the package, so that a search for it lands in one room (issue 42).
 # The twins kept, and why each is one concept's piece in several layers, not two concepts.
 ALLOWED_TWINS = {
     "base.py": "each package's own base class (a judge, a language)",
     "errors.py": "each package's own errors (input files, HTTP requests)",
     "generate.py": "the generate command (cli/) over the library module it drives",
-    "nemo_gym.py": "one platform: its rows (formats/), its endpoint (service/)",
-    "openrlhf.py": "one framework: its reward (reward/), its endpoint (service/)",
-    "sandbox_fusion.py": "one platform: its rows, its judge, its API (formats/, judges/, service/)",
-    "slime.py": "one framework: its reward (reward/), its endpoint (service/)",
+    "nemo_gym.py": "one platform: its rows (formats/), its endpoint (service/compat/)",
+    "openrlhf.py": "one framework: its reward (reward/frameworks/), its endpoint (service/compat/)",
+    "sandbox_fusion.py": "one platform: its rows, its judge, its API (formats/, judges/, "
+    "service/compat/)",
+    "slime.py": "one framework: its reward (reward/frameworks/), its endpoint (service/compat/)",
 }
 
 

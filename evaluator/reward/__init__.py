@@ -78,21 +78,24 @@ the :class:`~evaluator.reward.columns.ProblemCache` of decoded problems),
 :mod:`evaluator.reward.code_reward` (:class:`CodeReward` and :class:`AsyncCodeReward`: TRL's
 callable, its pool, the plain-Python ``score``, and :meth:`CodeReward.submit`, the
 :class:`~evaluator.reward.code_reward.Submission` an adapter awaits) and
-:mod:`evaluator.reward.verl` (verl's functions and ground truths). The other RL frameworks'
-adapters, each a thin layer over :class:`CodeReward`'s public API in the shape the framework
-calls (``docs/rl-frameworks.md``, "Other RL frameworks"):
+:mod:`evaluator.reward.frameworks.verl` (verl's functions and ground truths). The other RL
+frameworks' adapters, each a thin layer over :class:`CodeReward`'s public API in the shape the
+framework calls (``docs/rl-frameworks.md``, "Other RL frameworks"), are in :mod:`evaluator.reward.frameworks`
+beside verl's; the helpers they share are generic and import none of them:
 
 * :mod:`evaluator.reward.shared`: the one warm reward a process's module-level adapters share
   (:func:`shared_reward`, closed at exit);
 * :mod:`evaluator.reward.labels`: a framework's label (a dataset row of any source) as a
   problem, and the grading of (response, label) pairs that OpenRLHF, slime, SkyRL, AReaL and
   the service's endpoints share;
-* :mod:`evaluator.reward.openrlhf` (``reward_func``; :mod:`evaluator.reward.openrlhf_reward_func`
-  is the file OpenRLHF loads), :mod:`evaluator.reward.slime` (``rm``, ``batched_rm``),
-  :mod:`evaluator.reward.verifiers` (``load_environment``, ``code_reward``, the v1 taskset),
-  :mod:`evaluator.reward.open_r1` (``code_reward``, ``binary_code_reward``, ``cf_code_reward``),
-  :mod:`evaluator.reward.skyrl` (the ``microcoder`` skyrl-gym environment) and
-  :mod:`evaluator.reward.areal` (AReaL's reward function).
+* :mod:`evaluator.reward.frameworks.openrlhf` (``reward_func``;
+  :mod:`evaluator.reward.frameworks.openrlhf_reward_func` is the file OpenRLHF loads),
+  :mod:`evaluator.reward.frameworks.slime` (``rm``, ``batched_rm``),
+  :mod:`evaluator.reward.frameworks.verifiers` (``load_environment``, ``code_reward``, the v1
+  taskset), :mod:`evaluator.reward.frameworks.open_r1` (``code_reward``,
+  ``binary_code_reward``, ``cf_code_reward``),
+  :mod:`evaluator.reward.frameworks.skyrl` (the ``microcoder`` skyrl-gym environment) and
+  :mod:`evaluator.reward.frameworks.areal` (AReaL's reward function).
 
 Their HTTP shapes (OpenRLHF's ``/get_reward``, slime's ``/slime/reward``, NeMo-Gym's
 ``/verify``, open-r1's E2B router and Piston) are endpoints of ``mcevaluate serve``
@@ -109,9 +112,8 @@ from evaluator.reward.code_reward import (
     CodeReward,
     RewardDetails,
 )
-from evaluator.reward.columns import ProblemError, completion_text, problem_from_columns
-from evaluator.reward.shared import shared_reward
-from evaluator.reward.verl import (
+from evaluator.reward.columns import ProblemError, problem_from_columns
+from evaluator.reward.frameworks.verl import (
     VERL_MAX_CONCURRENT_ENV,
     problem_from_ground_truth,
     verl_compute_score,
@@ -119,6 +121,8 @@ from evaluator.reward.verl import (
     verl_compute_score_batch,
     verl_max_concurrent,
 )
+from evaluator.reward.shared import shared_reward
+from evaluator.runner.answers import completion_text
 
 __all__ = [
     "ERROR",

@@ -18,9 +18,9 @@ from typing import Any
 
 from evaluator.languages import program_language
 from evaluator.problem import Problem, Verdict
-from evaluator.reward.columns import ProblemCache, ProblemError, languages_column, program_of
+from evaluator.reward.columns import ProblemCache, ProblemError, languages_column
+from evaluator.runner.answers import problem_language, resolve_program, unsupported_message
 from evaluator.runner.grading import UNCHECKED_NOTE, GradeOptions, Grader, GradeResult
-from evaluator.runner.run import problem_language, unsupported_message
 from evaluator.sandbox.jobs import Isolation
 
 __all__ = [
@@ -361,17 +361,16 @@ class CodeReward:
             if problem is None or isinstance(problem, ProblemError):
                 pending.append(NotRun(ERROR, str(problem or "no problem given")))
                 continue
-            code, fence = program_of(completion)
-            if code is None or not code.strip():
+            program = resolve_program(
+                completion, language, self.language, problem_language(problem)
+            )
+            if program.code is None or not program.code.strip():
                 pending.append(NotRun(NO_CODE, "the answer holds no code"))
                 continue
-            stated = language or self.language or problem_language(problem)
-            try:
-                chosen = program_language(stated, fence)
-            except ValueError:  # a language not graded here: nothing runs, no judgement
-                pending.append(NotRun(UNSUPPORTED, unsupported_message(str(stated))))
+            if program.language is None:  # not graded here: nothing runs, no judgement
+                pending.append(NotRun(UNSUPPORTED, unsupported_message(str(program.stated))))
                 continue
-            pending.append(grader.submit(problem, code, chosen))
+            pending.append(grader.submit(problem, program.code, program.language))
         return pending
 
     @staticmethod

@@ -1,4 +1,4 @@
-"""What a reward call's columns hold: each completion's answer and code, each sample's
+"""What a reward call's columns hold: each completion's stated language, each sample's
 :class:`~evaluator.problem.Problem` (the forms are in :mod:`evaluator.reward`), and the cache
 of decoded problems a reward keeps between calls."""
 
@@ -13,22 +13,20 @@ from typing import Any
 import orjson
 
 from evaluator.formats.errors import InputError
-from evaluator.formats.extract import extract_program
 from evaluator.formats.registry import Format, detect_format
 from evaluator.problem import Harness, Problem
 
 # Keywords TRL passes to reward functions that are not dataset columns.
 __all__ = [
+    "ON_BAD_PROBLEM_ENV",
     "ROW_ID",
     "ProblemCache",
     "ProblemError",
-    "completion_text",
     "fingerprint",
     "json_if_text",
     "languages_column",
     "problem_from_columns",
     "problem_of_record",
-    "program_of",
     "row_format",
     "row_record",
 ]
@@ -42,43 +40,14 @@ class ProblemError(ValueError):
     """A sample's problem cannot be decoded (its reward is None, its verdict ERROR)."""
 
 
+ON_BAD_PROBLEM_ENV = "MICROCODER_ON_BAD_PROBLEM"
+"""Environment variable: what the module-level adapters (verl's functions, the frameworks'
+labels) do with a problem that cannot be read, ``raise`` (default) or ``skip`` (score 0.0, one
+warning per problem, counted); a call's ``on_bad_problem`` keyword (verl's ``reward_kwargs``)
+wins."""
+
+
 # --- completions --------------------------------------------------------------------------------
-
-
-def completion_text(completion: Any) -> str | None:
-    """The answer text of a TRL completion: a string, or chat messages (the last assistant
-    message's content; content parts' ``text`` joined). None when there is none."""
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, Mapping):
-        return _content_text(completion.get("content"))
-    if isinstance(completion, Sequence):
-        messages = [m for m in completion if isinstance(m, Mapping)]
-        for message in reversed(messages):
-            if message.get("role", "assistant") == "assistant":
-                return _content_text(message.get("content"))
-        return None
-    return None
-
-
-def _content_text(content: Any) -> str | None:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, Sequence):
-        parts = [
-            part.get("text", "")
-            for part in content
-            if isinstance(part, Mapping) and isinstance(part.get("text"), str)
-        ]
-        return "".join(parts) if parts else None
-    return None
-
-
-def program_of(completion: Any) -> tuple[str | None, str | None]:
-    """``(code, fence tag)`` of a completion's answer (:func:`extract_program`, which strips
-    ``<think>`` first); ``(None, None)`` when it holds no code."""
-    text = completion_text(completion)
-    return (None, None) if text is None else extract_program(text)
 
 
 def languages_column(count: int, columns: Mapping[str, Any]) -> list[str | None]:

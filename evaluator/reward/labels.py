@@ -1,6 +1,6 @@
 """A framework's label as a problem, and a response's text as the model wrote it: what the
 adapters of the frameworks that pass one label per response share (OpenRLHF's ``labels``,
-slime's ``sample.label``; :mod:`evaluator.reward.openrlhf`, :mod:`evaluator.reward.slime`,
+slime's ``sample.label``; :mod:`evaluator.reward.frameworks.openrlhf`, :mod:`evaluator.reward.frameworks.slime`,
 and their endpoints on ``mcevaluate serve``).
 
 A label is a dataset row of any source the format registry reads (docs/datasets.md), as JSON
@@ -24,8 +24,14 @@ import orjson
 
 from evaluator.problem import Problem
 from evaluator.reward.code_reward import VERDICT_NAMES, CodeReward, RewardDetails, Submission
-from evaluator.reward.columns import ProblemError, fingerprint, problem_of_record, row_record
-from evaluator.reward.verl import ON_BAD_PROBLEM_ENV, stated_language
+from evaluator.reward.columns import (
+    ON_BAD_PROBLEM_ENV,
+    ProblemError,
+    fingerprint,
+    problem_of_record,
+    row_record,
+)
+from evaluator.runner.answers import stated_language
 
 __all__ = [
     "LabelError",

@@ -35,7 +35,6 @@ from evaluator.formats import (
     BadProblem,
     InputError,
     Samples,
-    extract_program,
     read_records,
     read_samples,
     sample_format,
@@ -45,11 +44,11 @@ from evaluator.languages import (
     DEFAULT_LANGUAGE,
     BuildLimits,
     Language,
-    languages,
     program_language,
 )
 from evaluator.problem import Harness, Problem, Verdict
 from evaluator.provenance import grader_source, grader_version
+from evaluator.runner.answers import problem_language, resolve_program, unsupported_message
 from evaluator.runner.grading import GradeOptions, GradeResult
 from evaluator.runner.journal import (
     Journal,
@@ -71,9 +70,7 @@ __all__ = [
     "describe_file",
     "grade_all",
     "grader_version",
-    "problem_language",
     "sample_program",
-    "unsupported_message",
     "shown_ids",
 ]
 
@@ -522,18 +519,6 @@ def _samples_kind(path: str) -> str | None:
     return None
 
 
-def problem_language(problem: Problem) -> str | None:
-    """The language a problem's solutions must be in, when its source says
-    (``metadata["language"]``, PrimeIntellect's): a stated language of a sample wins."""
-    value = problem.metadata.get("language")
-    return value if isinstance(value, str) and value.strip() else None
-
-
-def unsupported_message(language: str) -> str:
-    """Why a program in ``language`` is not run: the language, and those graded here."""
-    return f"{language} programs are not graded here (graded: {', '.join(languages())})"
-
-
 def sample_program(
     problem: Problem, samples: Samples, text: str, stated: str | Language | None = None
 ) -> tuple[str | None, Language | str]:
@@ -542,10 +527,9 @@ def sample_program(
     when it is Python; None when the answer holds no code. ``stated``: the language the
     samples (or the run) name, over the fence's. The language is its
     :class:`~evaluator.languages.Language`, or the stated name (text) of one not graded here."""
-    code, fence = extract_program(text) if samples.raw else (text, None)
-    try:
-        language = program_language(stated, fence)
-    except ValueError:  # a problem's own language not graded here: UNSUPPORTED, nothing runs
+    program = resolve_program(text, stated, extract=samples.raw)
+    code, language = program.code, program.language
+    if language is None:  # a problem's own language not graded here: UNSUPPORTED, nothing runs
         return code, str(stated).strip().lower()
     if code is None:
         return None, language

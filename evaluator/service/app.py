@@ -31,19 +31,19 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from evaluator.formats import extract_code
 from evaluator.formats.inflate import shared_budget
-from evaluator.languages import get_language, runtimes
+from evaluator.languages import runtimes
 from evaluator.languages.builds import Builder
-from evaluator.problem import DEFAULT_MEMORY_LIMIT, Verdict
-from evaluator.runner import GradeOptions, Grader, GradeResult, TestResult
+from evaluator.problem import DEFAULT_MEMORY_LIMIT
+from evaluator.runner import GradeOptions, Grader
 from evaluator.runner.run import grader_version
 from evaluator.sandbox import DEFAULT_PROFILE, SandboxPool
 
-from . import e2b, grade_endpoint, nemo_gym, openrlhf, piston, sandbox_fusion, slime
-from .cancel import Gone, graded, unless_gone
+from . import grade_endpoint
+from .cancel import Gone, unless_gone
+from .compat import e2b, nemo_gym, openrlhf, piston, sandbox_fusion, slime
+from .compat.fusion_requests import Unprocessable
 from .errors import BadRequest, Busy
-from .fusion_requests import Unprocessable
 from .gate import Gate
 from .server_defaults import DEFAULT_MAX_BODY, DEFAULT_MAX_WAITING, DEFAULT_PROGRAMS
 
@@ -52,7 +52,6 @@ __all__ = ["DEFAULT_MAX_BODY", "Service", "Settings", "create_app"]
 log = logging.getLogger("mcevaluate.serve")
 
 _RETRIED_AS_504 = frozenset({"/run_code", "/submit"})  # SandboxFusion's: see _endpoint
-SUBMIT_TIMEOUT = 20.0  # seconds per test: SandboxFusion's default for interpreted languages
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,113 +257,6 @@ def _endpoint(
 # --- endpoints ---------------------------------------------------------------------------------
 
 
-async def run_code(service: Service, body: Any) -> tuple[dict[str, Any], str]:
-    request = sandbox_fusion.parse_run_code(body)
-    if request.language not in sandbox_fusion.SUPPORTED:
-        return sandbox_fusion.unsupported_language(request.language), "SandboxError"
-    assert service.pool is not None
-    language = get_language(sandbox_fusion.run_language(request.language))
-    build = None
-    if language.compiled:
-        try:
-            build = await asyncio.wrap_future(
-                service.builder.submit(
-                    language,
-                    request.code,
-                    language.default_flags,
-                    request.build_limits(service.builder.limits),
-                )
-            )
-        except OSError as exc:  # no toolchain on this machine
-            return sandbox_fusion.sandbox_error(
-                f"cannot build {language.name}: {exc}"
-            ), "SandboxError"
-        if not build.ok:
-            return sandbox_fusion.compile_failed_response(build), "CE"
-        job = request.program_job(build, language, service.settings.memory_limit)
-    else:
-        job = request.job(service.settings.memory_limit)
-    assert service.programs is not None
-    result = await service.programs.run_async(job)  # cancelled with the request: killed
-    # an interpreted language reports no compile, as SandboxFusion's (compile_result null)
-    answer = sandbox_fusion.run_code_response(
-        result.runs[0], None if language.interpreted else build
-    )
-    return answer, answer["status"]
-
-
-async def submit(service: Service, body: Any) -> tuple[dict[str, Any], str]:
-    request, config = sandbox_fusion.parse_submit(body)
-    grade_endpoint.check_client_problems([request.problem], service.settings.trust_checkers)
-    code = extract_code(request.completion)
-    evaluation: dict[str, Any] = {
-        "id": request.id,
-        "accepted": False,
-        "extracted_code": code or "",
-        "full_code": code,
-        "test_code": None,
-        "tests": [],
-        "extracted_type": "fenced" if code is not None else "empty",
-        "extra": None,
-    }
-    if config["language"] not in sandbox_fusion.SUPPORTED or code is None:
-        return evaluation, "not run"
-    problem = request.problem
-    options = GradeOptions(
-        time_limit=problem.time_limit or SUBMIT_TIMEOUT,
-        memory_limit=service.settings.memory_limit,
-        early_exit=not (config.get("extra") or {}).get("run_all_cases", False),
-    )
-    with service.grader(options) as grader:
-        language = get_language(sandbox_fusion.run_language(config["language"])).name
-        program = sandbox_fusion.fusion_source(config["language"], code)
-        result: GradeResult = await graded(grader.submit(problem, program, language))
-    ran = [
-        (test, outcome)
-        for test, outcome in zip(problem.tests, result.tests, strict=False)
-        if outcome.verdict is not Verdict.SKIPPED
-    ]
-    evaluation["accepted"] = result.passed
-    evaluation["tests"] = [_eval_test_case(test, outcome) for test, outcome in ran]
-    return evaluation, str(result.verdict)
-
-
-def _eval_test_case(test: Any, outcome: TestResult) -> dict[str, Any]:
-    """SandboxFusion's ``EvalTestCase`` from one of our test results."""
-    finished = outcome.verdict not in (Verdict.TLE, Verdict.ERROR)
-    # an empty program (NO_CODE here) runs there, exits 0 and answers wrong
-    code = {Verdict.AC: 0, Verdict.WA: 0, Verdict.NO_CODE: 0, Verdict.RE: 1}.get(
-        outcome.verdict, -9
-    )
-    status = "Success" if outcome.verdict in (Verdict.AC, Verdict.WA, Verdict.NO_CODE) else "Failed"
-    if outcome.verdict is Verdict.ERROR:
-        status = "SandboxError"
-    run = {
-        "status": "Finished" if finished else "TimeLimitExceeded",
-        "execution_time": round(outcome.wall_time, 6),
-        "cpu_time": round(outcome.cpu_time, 6),
-        "return_code": code if finished else None,
-        "stdout": outcome.stdout,
-        "stderr": outcome.stderr,
-    }
-    return {
-        "passed": outcome.verdict is Verdict.AC,
-        "exec_info": {
-            "status": status,
-            "message": outcome.message if outcome.verdict is Verdict.ERROR else "",
-            "compile_result": None,
-            "run_result": run,
-            "executor_pod_name": None,
-            "files": {},
-        },
-        "test_info": {
-            "input": {"stdin": test.input[:1000]},
-            "output": {"stdout": test.output[:1000]},
-            "verdict": str(outcome.verdict),
-        },
-    }
-
-
 async def grade(service: Service, body: Any) -> tuple[dict[str, Any], str]:
     run, notes, records = grade_endpoint.plan(body, trust_checkers=service.settings.trust_checkers)
     with service.grader(run.options) as grader:
@@ -406,8 +298,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         Route("/health", health, methods=["GET"]),
         Route("/v1/ping", ping, methods=["GET"]),
-        Route("/run_code", _endpoint(service, run_code, fusion=True), methods=["POST"]),
-        Route("/submit", _endpoint(service, submit, fusion=True), methods=["POST"]),
+        Route(
+            "/run_code", _endpoint(service, sandbox_fusion.run_code, fusion=True), methods=["POST"]
+        ),
+        Route("/submit", _endpoint(service, sandbox_fusion.submit, fusion=True), methods=["POST"]),
         Route("/grade", _endpoint(service, grade), methods=["POST"]),
         # RL frameworks' reward models by URL: OpenRLHF's --reward.remote_url, slime's --rm-url
         Route("/get_reward", _endpoint(service, openrlhf.get_reward), methods=["POST"]),

@@ -29,7 +29,7 @@ import psutil
 import pytest
 
 from evaluator.reward import ProblemError
-from evaluator.reward.areal import ROW, code_reward
+from evaluator.reward.frameworks.areal import ROW, code_reward
 from tests.frameworks.processes import assert_closed_at_exit
 from tests.frameworks.rows import APPEND, LOOP, ROOT, fenced, solution
 from tests.frameworks.rows import LCB_APPEND as LCB
@@ -182,7 +182,7 @@ def test_readme_workflow_scores_episodes_in_areals_process_pool(areal_run):
     included), is the direct call's on the same text; the worker graded in its own warm pool
     of sandbox servers."""
     seen, _ = areal_run
-    assert seen["is_rlvr"] and seen["imported"] == "evaluator.reward.areal.code_reward"
+    assert seen["is_rlvr"] and seen["imported"] == "evaluator.reward.frameworks.areal.code_reward"
     assert seen["rewards"] == [float(verdict == "AC") for *_, verdict in CASES]
     assert seen["decoded"][0].endswith("```<|im_end|>")  # what AReaL hands the function
     for text, (source, _, verdict) in zip(seen["decoded"], CASES, strict=True):

@@ -32,7 +32,7 @@ from openrlhf.trainer.ppo_utils.experience import Experience, make_experience_ba
 from openrlhf.utils.agent import SingleTurnAgentExecutor
 
 from evaluator.reward import VERDICT_NAMES
-from evaluator.reward.openrlhf import REWARD_FUNC_FILE, response_of_query, reward_func
+from evaluator.reward.frameworks.openrlhf import REWARD_FUNC_FILE, response_of_query, reward_func
 from tests.conftest import make_tokenizer
 from tests.frameworks.processes import assert_closed_at_exit, run_python
 from tests.frameworks.readme import readme_snippet
@@ -109,11 +109,11 @@ def remote_url(server) -> str:
 
 
 def reward_file() -> str:
-    """The guide's ``--reward.remote_url "$(python -m evaluator.reward.openrlhf)"``, run."""
+    """The guide's ``--reward.remote_url "$(python -m evaluator.reward.frameworks.openrlhf)"``, run."""
     snippet = readme_snippet("# OpenRLHF: reward")
-    assert '--reward.remote_url "$(python -m evaluator.reward.openrlhf)"' in snippet
+    assert '--reward.remote_url "$(python -m evaluator.reward.frameworks.openrlhf)"' in snippet
     out = subprocess.run(
-        [sys.executable, "-m", "evaluator.reward.openrlhf"],
+        [sys.executable, "-m", "evaluator.reward.frameworks.openrlhf"],
         capture_output=True,
         text=True,
         check=True,

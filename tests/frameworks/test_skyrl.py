@@ -1,5 +1,5 @@
 """The SkyRL adapter driven by skyrl-gym 0.4.0's own code: its registry (the environment is
-registered when ``evaluator.reward.skyrl`` is imported), ``make`` with the ``env_config`` and
+registered when ``evaluator.reward.frameworks.skyrl`` is imported), ``make`` with the ``env_config`` and
 ``extras`` SkyRL's ``SkyRLGymGenerator`` passes (the dataset row without ``prompt`` and
 ``env_class``, plus ``max_turns``), ``init`` and ``step`` as the generator calls them (in its
 environment executor's threads for the batch of 256), and skyrl-gym's metric aggregation.
@@ -23,9 +23,9 @@ import pytest
 import skyrl_gym
 from skyrl_gym.metrics import aggregate_for_environment
 
-import evaluator.reward.skyrl as skyrl_adapter
+import evaluator.reward.frameworks.skyrl as skyrl_adapter
 from evaluator.reward import ProblemError, verl_compute_score
-from evaluator.reward.skyrl import ENV_ID, CodeEnv
+from evaluator.reward.frameworks.skyrl import ENV_ID, CodeEnv
 from tests.frameworks.processes import assert_closed_at_exit, run_python
 from tests.frameworks.readme import overrides, readme_snippet
 from tests.frameworks.rows import APPEND, LOOP, fenced, solution
@@ -85,7 +85,7 @@ def test_rows_of_different_sources_through_skyrl_gym():
     """Each response's reward, as skyrl-gym's ``make``/``init``/``step`` give it, is the
     direct call's; the episode ends; the verdict is in the step's metadata and metrics, which
     skyrl-gym's aggregation averages."""
-    assert skyrl_gym.registry[ENV_ID].entry_point == "evaluator.reward.skyrl:CodeEnv"
+    assert skyrl_gym.registry[ENV_ID].entry_point == "evaluator.reward.frameworks.skyrl:CodeEnv"
     all_metrics = []
     for dataset_row, response, verdict in CASES:
         env, output, metrics = episode(dataset_row, response)
@@ -186,7 +186,7 @@ def test_readme_override_runs_skyrls_training_with_the_environment_registered(mo
 
     snippet = overrides(readme_snippet("# skyrl: environment"))
     assert snippet == [
-        "trainer.override_entrypoint=evaluator.reward.skyrl",
+        "trainer.override_entrypoint=evaluator.reward.frameworks.skyrl",
         "environment.env_class=microcoder",
     ]
     entry = snippet[0].split("=", 1)[1]  # as main_base.main finds and imports it
@@ -242,14 +242,14 @@ def test_readme_override_runs_skyrls_training_with_the_environment_registered(mo
     assert seen["validated"] is seen["ray"] is seen["cfg"]
     assert seen["reward"] == 1.0
     # Ray ships the task by reference: unpickling it imports this module, which registers
-    assert b"evaluator.reward.skyrl" in seen["pickled"] and len(seen["pickled"]) < 200
+    assert b"evaluator.reward.frameworks.skyrl" in seen["pickled"] and len(seen["pickled"]) < 200
     skyrl_adapter.main(["environment.env_class=other"])
     assert seen["args"] == ["environment.env_class=other"]
 
 
 EXIT_SCRIPT = """
 import json, psutil, skyrl_gym
-import evaluator.reward.skyrl
+import evaluator.reward.frameworks.skyrl
 env = skyrl_gym.make("microcoder", env_config={{}}, extras={{"reward_spec": {{"ground_truth": {gt!r}}}}})
 print(env.step({response!r})["reward"])
 print(json.dumps([p.pid for p in psutil.Process().children(recursive=True)]))

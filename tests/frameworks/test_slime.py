@@ -1,7 +1,7 @@
 """The slime adapter called exactly as slime calls a reward (slime is not installable: its
 shapes are read from THUDM/slime at commit 624b824a898ab0ec1fcb4d373004c7f3852bf515):
 
-* ``--custom-rm-path evaluator.reward.slime.rm``: slime imports the dotted path
+* ``--custom-rm-path evaluator.reward.frameworks.slime.rm``: slime imports the dotted path
   (``slime/utils/misc.py:39-47``, ``load_function``) and awaits ``rm(args, sample)`` per
   sample (``slime/rollout/rm_hub/__init__.py:55-63``, ``async_rm``, from
   ``slime/rollout/sglang_rollout.py:284-287``), or, with ``--group-rm``, the same path with
@@ -161,7 +161,7 @@ def readme_args(server_url: str | None = None) -> list[argparse.Namespace]:
                 args.rm_url = args.rm_url.replace("http://127.0.0.1:8080", server_url)
             commands.append(args)
     assert [a.custom_rm_path or a.rm_type for a in commands] == [
-        "evaluator.reward.slime.rm",
+        "evaluator.reward.frameworks.slime.rm",
         "remote_rm",
     ], snippet
     assert all(a.label_key == "label" and a.reward_key is None for a in commands)
@@ -260,8 +260,8 @@ def test_custom_rm_with_group_rm():
     assert [s.reward for s in samples] == [c[2] for c in CASES]
     verdicts = shared_reward().last_verdicts
     assert len(verdicts) == 4 and set(verdicts) <= {"AC", "WA", "NO_CODE", "TLE"}
-    # the explicit group form, as --custom-rm-path evaluator.reward.slime.batched_rm
-    args.custom_rm_path = "evaluator.reward.slime.batched_rm"
+    # the explicit group form, as --custom-rm-path evaluator.reward.frameworks.slime.batched_rm
+    args.custom_rm_path = "evaluator.reward.frameworks.slime.batched_rm"
     for sample in samples:
         sample.reward = None
     asyncio.run(slime_group_rm(args, samples))

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from evaluator.reward import VERDICT_NAMES, ProblemError
-from evaluator.reward.verifiers import (
+from evaluator.reward.frameworks.verifiers import (
     code_reward,
     environment_rows,
     load_environment,
@@ -169,7 +169,9 @@ def test_readme_environment_scores_rollouts_through_verifiers(tmp_path):
         namespace,
     )
     env = namespace["env"]
-    assert isinstance(env, vf.SingleTurnEnv) and env.env_id == "evaluator.reward.verifiers"
+    assert (
+        isinstance(env, vf.SingleTurnEnv) and env.env_id == "evaluator.reward.frameworks.verifiers"
+    )
     names = env.rubric._get_reward_func_names()  # our rubric, and the env's turn counter
     assert names == ["code_reward", *(f"verdict_{v}" for v in VERDICT_NAMES), "num_turns"]
     assert env.rubric._get_reward_weights()[:11] == [1.0] + [0.0] * 10
@@ -215,7 +217,7 @@ def test_malformed_rows_are_errors_naming_the_row_and_field(tmp_path, capfd, cap
     ]
     for rows, message in cases:  # verifiers' loader wraps the error, ours is its cause
         with pytest.raises(RuntimeError, match=re.escape(message)) as raised:
-            vf.load_environment("evaluator.reward.verifiers", dataset=rows)
+            vf.load_environment("evaluator.reward.frameworks.verifiers", dataset=rows)
         assert isinstance(raised.value.__cause__, ProblemError)
     with pytest.raises(ProblemError, match="row 1: info"):  # a file too
         load_environment(dataset=_dataset_file(tmp_path, [APLUSB, broken_taco]))
@@ -369,7 +371,11 @@ def test_v1_plugged_reward_on_a_plain_task():
     from verifiers.v1.task import WireTaskData
 
     config = TaskConfig(
-        rewards={"passed": RewardFunctionConfig(fn="evaluator.reward.verifiers:task_code_reward")}
+        rewards={
+            "passed": RewardFunctionConfig(
+                fn="evaluator.reward.frameworks.verifiers:task_code_reward"
+            )
+        }
     )
     task = vf.Task(WireTaskData(prompt="Add them.", info=APLUSB), config)
 
@@ -408,7 +414,7 @@ def test_rows_of_every_form_read_the_same_problem():
 
 EXIT_SCRIPT = """
 import asyncio, json, psutil
-from evaluator.reward.verifiers import code_reward
+from evaluator.reward.frameworks.verifiers import code_reward
 row = json.loads({row!r})
 print(asyncio.run(code_reward({completion!r}, info=row)))
 print(json.dumps([p.pid for p in psutil.Process().children(recursive=True)]))

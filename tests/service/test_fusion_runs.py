@@ -22,7 +22,7 @@ import sys
 import pytest
 from sandbox_fusion import RunCodeRequest, RunStatus, run_code
 
-from evaluator.service.sandbox_fusion import ANSWER_OUTPUT
+from evaluator.service.compat.sandbox_fusion import ANSWER_OUTPUT
 
 
 def _b64(data: bytes) -> str:

@@ -1,4 +1,4 @@
-"""open-r1's code rewards: in-process (:mod:`evaluator.reward.open_r1`, open-r1's own
+"""open-r1's code rewards: in-process (:mod:`evaluator.reward.frameworks.open_r1`, open-r1's own
 signatures) and by URL through ``mcevaluate serve`` (its E2B router's ``/execute_batch`` and
 Piston's ``/api/v2/execute`` for its Codeforces reward).
 
@@ -36,13 +36,13 @@ import pytest
 import requests
 
 from evaluator.reward import ProblemError
-from evaluator.reward.open_r1 import (
+from evaluator.reward.frameworks.open_r1 import (
     binary_code_reward,
     cf_code_reward,
     cf_score,
     code_reward,
 )
-from evaluator.service.e2b import OPEN_R1_SCRIPT_DIGEST, open_r1_literals
+from evaluator.service.compat.e2b import OPEN_R1_SCRIPT_DIGEST, open_r1_literals
 from tests.frameworks.open_r1_shapes import (
     TEMPLATE,
     open_r1_extract_code,
@@ -147,7 +147,7 @@ def test_the_in_process_pool_closes_at_exit(tmp_path):
     code = "\n".join(
         (
             "import json, psutil",
-            "from evaluator.reward.open_r1 import binary_code_reward, code_reward",
+            "from evaluator.reward.frameworks.open_r1 import binary_code_reward, code_reward",
             f"info, chat = {SUM_INFO!r}, {chat(SUM_RIGHT)!r}",
             "print(code_reward([chat], verification_info=[info]),",
             "      binary_code_reward([chat], verification_info=[info]))",

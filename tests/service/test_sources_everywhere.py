@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from evaluator.cli import main
 from evaluator.formats import detect_format, read_problems
 from evaluator.reward import CodeReward, problem_from_columns, problem_from_ground_truth
-from evaluator.reward.verl import verl_compute_score_batch
+from evaluator.reward.frameworks.verl import verl_compute_score_batch
 
 SOURCES = Path(__file__).resolve().parents[1] / "data" / "sources"
 

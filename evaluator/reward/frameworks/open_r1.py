@@ -36,7 +36,7 @@ a keyword the functions take, gives it ``None`` instead). Verdict counts go to T
 IOI reward (``ioi_code``: subtasks, C++ graders) is not provided.
 
 The service answers the same scripts and Piston requests by URL
-(:mod:`evaluator.service.e2b`, :mod:`evaluator.service.piston`).
+(:mod:`evaluator.service.compat.e2b`, :mod:`evaluator.service.compat.piston`).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ NO_SUBMISSION_REWARD = -1.0
 CF_TESTS_FOLDER_ENV = "CF_TESTS_FOLDER"
 """Where open-r1/codeforces' generated tests are (``test_cases_{contest:04d}.parquet``)."""
 
-_LOG = logging.getLogger("evaluator.reward.open_r1")
+_LOG = logging.getLogger("evaluator.reward.frameworks.open_r1")
 # Keywords TRL or a caller passes that are not dataset columns.
 _NOT_COLUMNS = frozenset({"prompts", "completion_ids", "on_bad_problem"})
 

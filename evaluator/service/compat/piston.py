@@ -79,10 +79,10 @@ from evaluator.reward.columns import ProblemError, problem_of_record
 from evaluator.runner import GradeResult
 from evaluator.sandbox import LimitHit, RunResult
 
-from .cancel import graded
-from .errors import BadRequest
-from .grade_endpoint import check_client_problems
-from .graders import grader_for
+from ..cancel import graded
+from ..errors import BadRequest
+from ..grade_endpoint import check_client_problems
+from ..graders import grader_for
 from .sandbox_fusion import RunCode
 
 __all__ = ["RUNTIMES", "execute", "runtimes_endpoint", "sandboxed_checker", "with_message"]

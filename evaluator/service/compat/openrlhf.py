@@ -7,8 +7,8 @@
 Request (OpenRLHF 0.11 ``SingleTurnAgentExecutor._fetch_rewards_via_http``, one sample per
 request): ``{"query": [str], "prompts": [str], "labels": [row]}``; each query is the decode of
 the prompt's and the response's tokens with special tokens kept, from which the response is
-taken (:func:`~evaluator.reward.openrlhf.response_of_query`); each label a dataset row of any
-source (JSON text or an object). Answer: ``{"rewards": [float], "scores": [float],
+taken (:func:`~evaluator.reward.frameworks.openrlhf.response_of_query`); each label a dataset
+row of any source (JSON text or an object). Answer: ``{"rewards": [float], "scores": [float],
 "extra_logs": {"verdict_AC": share, ...}}``, as ``serve_rm`` answers (one reward per query,
 binary; scores equal to rewards; extra_logs the share of each verdict, which OpenRLHF logs).
 
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaluator.reward.openrlhf import openrlhf_answer, response_of_query
+from evaluator.reward.frameworks.openrlhf import openrlhf_answer, response_of_query
 
-from .errors import BadRequest
-from .graders import grade_labels
+from ..errors import BadRequest
+from ..graders import grade_labels
 
 __all__ = ["get_reward"]
 

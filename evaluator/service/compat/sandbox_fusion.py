@@ -1,6 +1,6 @@
 """SandboxFusion's API, spoken by our grader: ``/run_code`` (one program, one stdin) and
 ``/submit`` (one completion against a problem's stdin tests, ``CommonOJDataset`` with
-``provided_data``).
+``provided_data``), their handlers :func:`run_code` and :func:`submit`.
 
 Request and response fields are SandboxFusion's (its ``RunCodeRequest``/``RunCodeResponse``
 and ``SubmitRequest``/``EvalResult``, as its server and its PyPI client define them); the
@@ -23,6 +23,7 @@ SandboxFusion's ``run_timeout`` as both the CPU and the wall-clock limit and
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import signal
 from dataclasses import dataclass, field, replace
@@ -34,11 +35,15 @@ from evaluator.harness.environments import PLAIN
 from evaluator.harness.pytest_file import pytest_installed, pytest_program
 from evaluator.harness.stdio import build_program_job
 from evaluator.judges import JUDGES
-from evaluator.languages import Build, BuildLimits, Language, languages
-from evaluator.problem import Harness, Problem, TestCase
+from evaluator.languages import Build, BuildLimits, Language, get_language, languages
+from evaluator.problem import Harness, Problem, TestCase, Verdict
+from evaluator.runner import GradeOptions, GradeResult, TestResult
+from evaluator.runner.answers import resolve_program
 from evaluator.sandbox import Isolation, Job, LimitHit, Limits, Mode, RunResult
 
-from .errors import BadRequest
+from ..cancel import graded
+from ..errors import BadRequest
+from ..grade_endpoint import check_client_problems
 from .fusion_requests import (
     Language as FusionLanguage,
 )
@@ -51,6 +56,7 @@ from .fusion_requests import (
 
 __all__ = [
     "LANGUAGES",
+    "SUBMIT_TIMEOUT",
     "SUPPORTED",
     "RunCode",
     "Submission",
@@ -60,8 +66,10 @@ __all__ = [
     "parse_run_code",
     "parse_submit",
     "run_code_response",
+    "run_code",
     "run_language",
     "sandbox_error",
+    "submit",
     "unsupported_language",
 ]
 
@@ -354,3 +362,119 @@ def parse_submit(body: Any) -> tuple[Submission, dict[str, Any]]:
     problem = replace(problem, time_limit=config.run_timeout, environment=PLAIN.name)
     plain = config.model_dump()
     return Submission(request.id, request.completion, problem), plain
+
+
+# --- the endpoints ---------------------------------------------------------------------------------
+
+SUBMIT_TIMEOUT = 20.0  # seconds per test: SandboxFusion's default for interpreted languages
+
+
+async def run_code(service: Any, body: Any) -> tuple[dict[str, Any], str]:
+    """``POST /run_code``: one program on one stdin, answered with a ``RunCodeResponse``."""
+    request = parse_run_code(body)
+    if request.language not in SUPPORTED:
+        return unsupported_language(request.language), "SandboxError"
+    assert service.pool is not None
+    language = get_language(run_language(request.language))
+    build = None
+    if language.compiled:
+        try:
+            build = await asyncio.wrap_future(
+                service.builder.submit(
+                    language,
+                    request.code,
+                    language.default_flags,
+                    request.build_limits(service.builder.limits),
+                )
+            )
+        except OSError as exc:  # no toolchain on this machine
+            return sandbox_error(f"cannot build {language.name}: {exc}"), "SandboxError"
+        if not build.ok:
+            return compile_failed_response(build), "CE"
+        job = request.program_job(build, language, service.settings.memory_limit)
+    else:
+        job = request.job(service.settings.memory_limit)
+    assert service.programs is not None
+    result = await service.programs.run_async(job)  # cancelled with the request: killed
+    # an interpreted language reports no compile, as SandboxFusion's (compile_result null)
+    answer = run_code_response(result.runs[0], None if language.interpreted else build)
+    return answer, answer["status"]
+
+
+async def submit(service: Any, body: Any) -> tuple[dict[str, Any], str]:
+    """``POST /submit``: one completion against its problem's stdin tests, answered with an
+    ``EvalResult``; the program is the answer's (:func:`~evaluator.runner.answers.
+    resolve_program`), in the language the request names."""
+    request, config = parse_submit(body)
+    check_client_problems([request.problem], service.settings.trust_checkers)
+    supported = config["language"] in SUPPORTED
+    stated = run_language(config["language"]) if supported else None
+    answer = resolve_program(request.completion, stated)
+    code = answer.code
+    evaluation: dict[str, Any] = {
+        "id": request.id,
+        "accepted": False,
+        "extracted_code": code or "",
+        "full_code": code,
+        "test_code": None,
+        "tests": [],
+        "extracted_type": "fenced" if code is not None else "empty",
+        "extra": None,
+    }
+    if not supported or code is None:
+        return evaluation, "not run"
+    problem = request.problem
+    options = GradeOptions(
+        time_limit=problem.time_limit or SUBMIT_TIMEOUT,
+        memory_limit=service.settings.memory_limit,
+        early_exit=not (config.get("extra") or {}).get("run_all_cases", False),
+    )
+    with service.grader(options) as grader:
+        program = fusion_source(config["language"], code)
+        language = answer.language
+        assert language is not None  # SUPPORTED names only languages graded here
+        result: GradeResult = await graded(grader.submit(problem, program, language.name))
+    ran = [
+        (test, outcome)
+        for test, outcome in zip(problem.tests, result.tests, strict=False)
+        if outcome.verdict is not Verdict.SKIPPED
+    ]
+    evaluation["accepted"] = result.passed
+    evaluation["tests"] = [_eval_test_case(test, outcome) for test, outcome in ran]
+    return evaluation, str(result.verdict)
+
+
+def _eval_test_case(test: Any, outcome: TestResult) -> dict[str, Any]:
+    """SandboxFusion's ``EvalTestCase`` from one of our test results."""
+    finished = outcome.verdict not in (Verdict.TLE, Verdict.ERROR)
+    # an empty program (NO_CODE here) runs there, exits 0 and answers wrong
+    code = {Verdict.AC: 0, Verdict.WA: 0, Verdict.NO_CODE: 0, Verdict.RE: 1}.get(
+        outcome.verdict, -9
+    )
+    status = "Success" if outcome.verdict in (Verdict.AC, Verdict.WA, Verdict.NO_CODE) else "Failed"
+    if outcome.verdict is Verdict.ERROR:
+        status = "SandboxError"
+    run = {
+        "status": "Finished" if finished else "TimeLimitExceeded",
+        "execution_time": round(outcome.wall_time, 6),
+        "cpu_time": round(outcome.cpu_time, 6),
+        "return_code": code if finished else None,
+        "stdout": outcome.stdout,
+        "stderr": outcome.stderr,
+    }
+    return {
+        "passed": outcome.verdict is Verdict.AC,
+        "exec_info": {
+            "status": status,
+            "message": outcome.message if outcome.verdict is Verdict.ERROR else "",
+            "compile_result": None,
+            "run_result": run,
+            "executor_pod_name": None,
+            "files": {},
+        },
+        "test_info": {
+            "input": {"stdin": test.input[:1000]},
+            "output": {"stdout": test.output[:1000]},
+            "verdict": str(outcome.verdict),
+        },
+    }

@@ -3,18 +3,19 @@ loads from ``--reward.remote_url /path/to/file.py`` (``openrlhf/utils/agent.py``
 ``SingleTurnAgentExecutor``), over the process's shared warm :class:`CodeReward`
 (:func:`~evaluator.reward.shared.shared_reward`, closed at exit).
 
-The file to pass is :mod:`evaluator.reward.openrlhf_reward_func` (OpenRLHF needs a module
-level ``reward_func`` in a file); ``python -m evaluator.reward.openrlhf`` prints its path::
+The file to pass is :mod:`evaluator.reward.frameworks.openrlhf_reward_func` (OpenRLHF needs a
+module level ``reward_func`` in a file); ``python -m evaluator.reward.frameworks.openrlhf``
+prints its path::
 
     python -m openrlhf.cli.train_ppo_ray ... --data.label_key label \\
-        --reward.remote_url "$(python -m evaluator.reward.openrlhf)"
+        --reward.remote_url "$(python -m evaluator.reward.frameworks.openrlhf)"
 
 OpenRLHF calls ``reward_func(queries, prompts, labels)`` with one sample per call (in a
 thread): ``query`` is the decode of the prompt's and the response's tokens with the special
 tokens kept, ``prompt`` the templated prompt, ``label`` the dataset's ``--data.label_key``
 value. The label is a row of any source the format registry reads, as JSON text or an object
 (:mod:`evaluator.reward.labels`). The same request by URL is ``POST /get_reward`` on
-``mcevaluate serve`` (:mod:`evaluator.service.openrlhf`).
+``mcevaluate serve`` (:mod:`evaluator.service.compat.openrlhf`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from evaluator.reward.shared import shared_reward
 
 __all__ = ["REWARD_FUNC_FILE", "openrlhf_answer", "response_of_query", "reward_func"]
 
-_LOG = logging.getLogger("evaluator.reward.openrlhf")
+_LOG = logging.getLogger("evaluator.reward.frameworks.openrlhf")
 
 REWARD_FUNC_FILE = Path(__file__).with_name("openrlhf_reward_func.py")
 """The file to pass as ``--reward.remote_url``: it holds only ``reward_func``."""
@@ -168,13 +169,13 @@ def reward_func(queries: Any, prompts: Any, labels: Any, **kwargs: Any) -> dict[
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m evaluator.reward.openrlhf``: print the path to pass as
+    """``python -m evaluator.reward.frameworks.openrlhf``: print the path to pass as
     ``--reward.remote_url`` (:data:`REWARD_FUNC_FILE`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args:
         print(
-            "usage: python -m evaluator.reward.openrlhf  (prints the reward_func file's path "
-            "for OpenRLHF's --reward.remote_url)",
+            "usage: python -m evaluator.reward.frameworks.openrlhf  (prints the reward_func "
+            "file's path for OpenRLHF's --reward.remote_url)",
             file=sys.stderr,
         )
         return 2

@@ -15,12 +15,17 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import orjson
-
 from evaluator.problem import Problem
 from evaluator.reward.code_reward import CodeReward, Submission
-from evaluator.reward.columns import ProblemError, fingerprint, json_if_text, problem_of_record
+from evaluator.reward.columns import (
+    ON_BAD_PROBLEM_ENV,
+    ProblemError,
+    fingerprint,
+    json_if_text,
+    problem_of_record,
+)
 from evaluator.reward.shared import shared_reward
+from evaluator.runner.answers import stated_language
 
 # --- ground truths ------------------------------------------------------------------------------
 
@@ -61,11 +66,6 @@ def problem_from_ground_truth(ground_truth: Any) -> Problem:
 _shared_lock = threading.Lock()
 _verl_limits: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
 _verl_limits = weakref.WeakKeyDictionary()
-
-ON_BAD_PROBLEM_ENV = "MICROCODER_ON_BAD_PROBLEM"
-"""Environment variable: what verl's functions do with a ground truth that cannot be read,
-``raise`` (default) or ``skip`` (score 0.0, one warning per problem, counted); a call's
-``on_bad_problem`` keyword (verl's ``reward_kwargs``) wins."""
 
 VERL_MAX_CONCURRENT_ENV = "MICROCODER_VERL_MAX_CONCURRENT"
 """Environment variable: how many solutions one event loop has in the shared pool at once
@@ -116,24 +116,6 @@ def _checked_solutions(solution_strs: Sequence[Any]) -> list[str]:
     return list(solution_strs)
 
 
-def stated_language(ground_truth: Any, extra_info: Any = None) -> str | None:
-    """The language a verl sample says its solution is in: ``extra_info["language"]``, else
-    the ground truth's ``"language"`` field; None when neither says (the solution's code
-    fence then names it, else it is Python)."""
-    if isinstance(extra_info, Mapping) and isinstance(extra_info.get("language"), str):
-        return extra_info["language"]
-    if isinstance(ground_truth, str):
-        if '"language"' not in ground_truth:  # most ground truths: no decoding here
-            return None
-        try:
-            ground_truth = orjson.loads(ground_truth)
-        except orjson.JSONDecodeError:
-            return None
-    if isinstance(ground_truth, Mapping) and isinstance(ground_truth.get("language"), str):
-        return ground_truth["language"]
-    return None
-
-
 def verl_compute_score(
     data_source: Any, solution_str: str, ground_truth: Any, extra_info: Any = None, **kwargs: Any
 ) -> float:
@@ -142,8 +124,8 @@ def verl_compute_score(
     cannot be read raises :class:`ProblemError` naming the field (a dataset's defect, not the
     model's); with ``on_bad_problem="skip"`` (a keyword of verl's ``reward_kwargs``, or
     ``$MICROCODER_ON_BAD_PROBLEM``) it scores 0.0, is logged once and counted in the shared
-    reward's ``bad_problems``. The solution's language: :func:`stated_language`, else the
-    problem's own, else its code fence (```` ```cpp ````), else Python; a language not graded
+    reward's ``bad_problems``. The solution's language:
+    :func:`~evaluator.runner.answers.stated_language`, else the problem's own, else its code fence (```` ```cpp ````), else Python; a language not graded
     here scores 0.0 (verdict ``UNSUPPORTED``). ``data_source``, ``extra_info`` and other
     keywords verl passes (a reward router's address) are accepted and not used."""
     return verl_compute_score_batch(

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import BadRequest
-from .graders import grade_labels
+from ..errors import BadRequest
+from ..graders import grade_labels
 
 __all__ = ["slime_reward"]
 

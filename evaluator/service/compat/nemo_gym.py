@@ -44,12 +44,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from evaluator.problem import Problem, Verdict
-from evaluator.reward.columns import ProblemError, program_of
+from evaluator.reward.columns import ProblemError
 from evaluator.runner import GradeResult
+from evaluator.runner.answers import resolve_program
 
-from .cancel import graded
+from ..cancel import graded
+from ..graders import grader_for, problem_cache
 from .fusion_requests import Unprocessable, parse
-from .graders import grader_for, problem_cache
 
 __all__ = ["REASONING_FORMAT_PENALTY", "output_text", "seed_session", "verify"]
 
@@ -199,12 +200,13 @@ async def verify(service: Any, body: Any) -> tuple[dict[str, Any], str]:
     if not text.strip():
         return answer, f"{problem.id}: empty answer, reward 0.0"
     answer["extracted_model_output"] = text
-    code, _ = program_of(text)
+    program = resolve_program(text, "python")  # code_gen grades Python, whatever the fence
+    code = program.code
     if code is None:
         return answer, f"{problem.id}: no code, reward 0.0"
     started = time.perf_counter()
     grader = grader_for(service, early_exit=True)
-    result = await graded(grader.submit(problem, code, "python"))
+    result = await graded(grader.submit(problem, code, program.language))
     violation = reasoning_format_violation(text, body["response"])
     reward = REASONING_FORMAT_PENALTY if violation else (1.0 if result.passed else 0.0)
     answer.update(

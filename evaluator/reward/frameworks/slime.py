@@ -1,8 +1,10 @@
-"""slime's reward (THUDM/slime): :func:`rm` for ``--custom-rm-path evaluator.reward.slime.rm``
-and its group form :func:`batched_rm`, over the process's shared warm :class:`CodeReward`
+"""slime's reward (THUDM/slime): :func:`rm` for
+``--custom-rm-path evaluator.reward.frameworks.slime.rm`` and its group form
+:func:`batched_rm`, over the process's shared warm :class:`CodeReward`
 (:func:`~evaluator.reward.shared.shared_reward`, closed at exit)::
 
-    python train.py ... --label-key label --custom-rm-path evaluator.reward.slime.rm [--group-rm]
+    python train.py ... --label-key label \\
+        --custom-rm-path evaluator.reward.frameworks.slime.rm [--group-rm]
 
 slime imports the function by its dotted path (``slime/utils/misc.py``, ``load_function``) and
 awaits it (``slime/rollout/rm_hub/__init__.py``): ``await rm(args, sample)`` per sample, and,
@@ -15,7 +17,7 @@ object (:mod:`evaluator.reward.labels`). The reward is binary, a float, as slime
 ``Sample.reward`` takes it without ``--reward-key``. A label that cannot be read raises naming
 the sample (slime stops the rollout with the message); ``MICROCODER_ON_BAD_PROBLEM=skip``
 scores it 0.0 instead, with one logged warning. slime's ``--rm-type remote_rm --rm-url`` form
-is ``POST /slime/reward`` on ``mcevaluate serve`` (:mod:`evaluator.service.slime`).
+is ``POST /slime/reward`` on ``mcevaluate serve`` (:mod:`evaluator.service.compat.slime`).
 
 Nothing here imports slime: a sample is read by its attributes.
 """
@@ -76,7 +78,8 @@ async def batched_rm(args: Any, samples: Sequence[Any], **kwargs: Any) -> list[f
     if not isinstance(samples, list | tuple):
         raise TypeError(
             f"batched_rm: expected a list of samples (slime passes one with --group-rm), got "
-            f"{type(samples).__name__}: use evaluator.reward.slime.rm, which takes either"
+            f"{type(samples).__name__}: use evaluator.reward.frameworks.slime.rm, which takes "
+            "either"
         )
     details = await grade_samples(list(samples), group=True)
     return [float(value) for value in details.rewards]  # type: ignore[arg-type]

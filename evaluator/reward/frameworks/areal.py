@@ -1,7 +1,9 @@
 """AReaL (inclusionAI/AReaL): :func:`code_reward`, a reward function in AReaL's contract,
 ``reward_fn(prompt, completions, prompt_ids, completion_ids, **data) -> float``::
 
-    RLVRWorkflow(reward_fn="evaluator.reward.areal.code_reward", gconfig=..., tokenizer=...)
+    RLVRWorkflow(
+        reward_fn="evaluator.reward.frameworks.areal.code_reward", gconfig=..., tokenizer=...
+    )
 
 AReaL's ``RLVRWorkflow`` imports the function by its dotted path and wraps it in
 ``AsyncRewardWrapper`` (``areal/api/reward_api.py``), which runs it in a process pool (it must

@@ -21,8 +21,8 @@ verdict), which SkyRL averages over the environment's episodes into its logged m
 
 Registration must happen in the process that makes the environments (SkyRL's training
 entrypoint task): run SkyRL through :func:`main`, which does it there, with the one override
-``trainer.override_entrypoint=evaluator.reward.skyrl`` (``environment.env_class`` defaults to
-``microcoder`` there), or import this module in your own entrypoint.
+``trainer.override_entrypoint=evaluator.reward.frameworks.skyrl`` (``environment.env_class``
+defaults to ``microcoder`` there), or import this module in your own entrypoint.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ __all__ = ["ENTRY_POINT", "ENV_ID", "GROUND_TRUTH", "CodeEnv", "main", "register
 ENV_ID = "microcoder"
 """The id :class:`CodeEnv` is registered under (``environment.env_class``, a row's
 ``env_class``)."""
-ENTRY_POINT = "evaluator.reward.skyrl:CodeEnv"
+ENTRY_POINT = "evaluator.reward.frameworks.skyrl:CodeEnv"
 GROUND_TRUTH = 'extras["reward_spec"]["ground_truth"]'
 """Where the problem is, as errors name it."""
 
@@ -142,9 +142,10 @@ def _run(cfg: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """SkyRL's training entrypoint with :class:`CodeEnv` registered where environments are
-    made: ``python -m skyrl.train.entrypoints.main_base trainer.override_entrypoint=evaluator.reward.skyrl
-    ...`` (SkyRL imports this module and calls this) or ``python -m evaluator.reward.skyrl
-    ...``. ``environment.env_class`` defaults to ``microcoder``."""
+    made: ``python -m skyrl.train.entrypoints.main_base
+    trainer.override_entrypoint=evaluator.reward.frameworks.skyrl ...`` (SkyRL imports this
+    module and calls this) or ``python -m evaluator.reward.frameworks.skyrl ...``.
+    ``environment.env_class`` defaults to ``microcoder``."""
     import ray
     from skyrl.train.config import SkyRLTrainConfig
     from skyrl.train.entrypoints.main_base import validate_cfg
@@ -160,6 +161,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":  # run the module's own copy: Ray pickles its functions by name
-    from evaluator.reward.skyrl import main as _main
+    from evaluator.reward.frameworks.skyrl import main as _main
 
     _main()

@@ -4,7 +4,7 @@ verifiers environment and as a plain verifiers reward function.
 Classic API (verifiers up to 0.3.x: ``vf.SingleTurnEnv``, ``vf.Rubric``; 0.3.1 keeps it as
 ``verifiers.legacy``, aliased at the top level)::
 
-    env = vf.load_environment("evaluator.reward.verifiers", dataset="train.parquet")
+    env = vf.load_environment("evaluator.reward.frameworks.verifiers", dataset="train.parquet")
 
 :func:`load_environment` returns a ``vf.SingleTurnEnv`` whose rubric's one reward is
 :func:`code_reward` (weight 1) with one zero-weight metric per verdict (``verdict_AC``,
@@ -14,7 +14,8 @@ rates). :func:`code_reward` can also go in any rubric of one's own.
 v1 API (``verifiers.v1``, 0.3.1 and 0.4.0, where the classic API is gone): :class:`CodeTaskset`
 (its ``CodeTask`` scores with a ``@vf.reward`` over the same grading, and logs the verdict as
 metrics), and :func:`task_code_reward`, a reward function to plug into any taskset whose task
-data carries ``info``/``answer`` (``rewards.<name>.fn = "evaluator.reward.verifiers:task_code_reward"``).
+data carries ``info``/``answer``
+(``rewards.<name>.fn = "evaluator.reward.frameworks.verifiers:task_code_reward"``).
 The v1 names are made on first access (they need ``verifiers.v1``; this module does not).
 
 A row's problem: its ``info`` (an object, or its JSON text) is a problem record of any source
@@ -55,9 +56,10 @@ from evaluator.formats.errors import InputError
 from evaluator.formats.record_files import read_records
 from evaluator.problem import Problem
 from evaluator.reward.code_reward import ERROR, VERDICT_NAMES, CodeReward, Submission
-from evaluator.reward.columns import ProblemError, completion_text, row_format, row_record
+from evaluator.reward.columns import ProblemError, row_format, row_record
 from evaluator.reward.labels import bad_label_action, strip_special_tokens
 from evaluator.reward.shared import shared_reward
+from evaluator.runner.answers import completion_text
 
 __all__ = [
     "V1_NAMES",
@@ -391,7 +393,7 @@ def load_environment(
     :func:`environment_rows`) whose rubric scores with :func:`code_reward` (weight 1) and logs
     :func:`verdict_metrics` (weight 0). ``system_prompt`` and the other keywords go to
     ``vf.SingleTurnEnv`` (``parser``, ``sampling_args``, ``max_workers``, ...).
-    ``vf.load_environment("evaluator.reward.verifiers", dataset=...)`` calls this."""
+    ``vf.load_environment("evaluator.reward.frameworks.verifiers", dataset=...)`` calls this."""
     import verifiers as vf
     from datasets import Dataset
 
@@ -427,7 +429,7 @@ async def task_code_reward(task: Any, trace: Any) -> float:
     """A verifiers v1 reward function (``async``, called with the task's data and the
     trace): :func:`code_reward`'s score of ``trace.last_reply`` against the ``info`` or
     ``answer`` of the task data. Plug it into a taskset by its config:
-    ``rewards.passed.fn = "evaluator.reward.verifiers:task_code_reward"``."""
+    ``rewards.passed.fn = "evaluator.reward.frameworks.verifiers:task_code_reward"``."""
     score, _, _ = await grade_row(
         trace.last_reply, _task_field(task, "answer"), _task_field(task, "info")
     )

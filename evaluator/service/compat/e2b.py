@@ -18,7 +18,7 @@ Two kinds of script, both answered in that shape:
 * open-r1's own evaluation script (``rewards.py`` L529-580: ``evaluate_code(code_snippet,
   test_cases)`` running the completion's code with ``python3 -c`` on each test): recognised
   by its exact text (the two literals aside) and graded here, as
-  :func:`evaluator.reward.open_r1.code_reward` grades it: the code against the test cases
+  :func:`evaluator.reward.frameworks.open_r1.code_reward` grades it: the code against the test cases
   read by the registry (PrimeIntellect's ``test_cases``, their rule), 5 s per test, all in
   the server's warm pool in parallel. The main result is the share of tests passed, as the
   script's value (``repr`` of the float); ``logs.stdout`` holds our verdict and reason.
@@ -56,12 +56,12 @@ from pydantic import BaseModel, ConfigDict
 
 from evaluator.problem import Problem, Verdict
 from evaluator.reward.columns import ProblemError
-from evaluator.reward.open_r1 import TEST_TIME_LIMIT
+from evaluator.reward.frameworks.open_r1 import TEST_TIME_LIMIT
 from evaluator.runner import GradeResult
 from evaluator.sandbox import LimitHit, RunResult
 
+from ..graders import grader_for, problem_cache
 from .fusion_requests import MAX_TIMEOUT, Unprocessable, parse
-from .graders import grader_for, problem_cache
 from .sandbox_fusion import RunCode
 
 __all__ = [

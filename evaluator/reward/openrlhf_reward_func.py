@@ -1,8 +1,0 @@
-"""The file OpenRLHF loads as its reward function: ``--reward.remote_url`` with this file's
-path (``python -m evaluator.reward.openrlhf`` prints it). OpenRLHF runs the file as a module of
-its own and calls its ``reward_func(queries, prompts, labels)``; it is
-:func:`evaluator.reward.openrlhf.reward_func`, which grades on the process's shared warm pool."""
-
-from evaluator.reward.openrlhf import reward_func
-
-__all__ = ["reward_func"]
