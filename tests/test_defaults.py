@@ -19,7 +19,7 @@ EVALUATOR = ROOT / "evaluator"
 
 # Where the same number means something else, and what.
 OTHER_MEANINGS = {
-    ("evaluator/sandbox/files.py", 1024): "F_SETLEASE, a fcntl command number",
+    ("evaluator/sandbox/files/marks.py", 1024): "F_SETLEASE, a fcntl command number",
     ("evaluator/sandbox/inside/process.py", 1024): "bytes of /proc/self/stat read",
     ("evaluator/reward/frameworks/openrlhf.py", 1024): "characters of a prompt's tail searched",
 }
@@ -91,7 +91,7 @@ def test_the_default_limits_are_written_once(value, home):
 
 
 def test_the_wall_clock_backstop_is_computed_in_one_place():
-    """``2 * time + 1`` (or ``time * 2 + 1``): the sandbox's ``wall_backstop`` only."""
+    """``2 * time + 1`` (or ``time * 2 + 1``): the sandbox's ``default_test_wall`` only."""
     found = []
     for where, tree in MODULES:
         for node in ast.walk(tree):

@@ -41,7 +41,6 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -50,7 +49,7 @@ from evaluator.formats.schema import problem_to_ours, rebuild_problem
 from evaluator.languages import DEFAULT_LANGUAGE, BuildLimits, Language
 from evaluator.problem import Problem, Verdict
 from evaluator.runner import GradeOptions, Grader, GradeResult
-from evaluator.runner.grading import TestResult
+from evaluator.runner.grading import BaseGrader, TestResult
 from evaluator.sandbox import DEFAULT_PROFILE, Isolation, Limits
 
 __all__ = ["GradingActor", "RayGrader"]
@@ -251,7 +250,7 @@ class _Slot:
         return self.alive and self.ping is None
 
 
-class RayGrader:
+class RayGrader(BaseGrader):
     """Grades programs on Ray actors; a :class:`~evaluator.runner.protocol.ProgramGrader`, as
     :class:`~evaluator.runner.Grader` is.
 
@@ -374,7 +373,7 @@ class RayGrader:
         self._thread = threading.Thread(target=self._dispatch, name="ray-grader", daemon=True)
         self._thread.start()
 
-    # -- the ProgramGrader interface (evaluator.runner.protocol) ------------------------------
+    # -- the ProgramGrader interface (runner.protocol; grade, imap, grade_many: BaseGrader's) --
 
     @property
     def capacity(self) -> int:
@@ -399,42 +398,6 @@ class RayGrader:
             self._queue.put((problem, code, language, future))
         return future
 
-    def grade(
-        self, problem: Problem, code: str | None, language: Language | str | None = None
-    ) -> GradeResult:
-        return self.submit(problem, code, language).result()
-
-    def imap(
-        self,
-        items: Iterable[
-            tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]
-        ],
-        progress: Callable[[GradeResult], None] | None = None,
-    ) -> Iterator[GradeResult]:
-        """Results in input order, as they become available; ``items`` is read lazily and at
-        most ``max_pending`` programs are unfinished at a time. ``progress`` is called as
-        each result completes (any order, from the dispatcher thread)."""
-        window: collections.deque[Future[GradeResult]] = collections.deque()
-        for item in items:
-            if len(window) >= self.max_pending:
-                yield window.popleft().result()
-            future = self.submit(*item)
-            if progress is not None:
-                future.add_done_callback(lambda f: progress(f.result()))
-            window.append(future)
-        while window:
-            yield window.popleft().result()
-
-    def grade_many(
-        self,
-        items: Iterable[
-            tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]
-        ],
-        progress: Callable[[GradeResult], None] | None = None,
-    ) -> list[GradeResult]:
-        """Grade on the cluster; results in input order (as :meth:`Grader.grade_many`)."""
-        return list(self.imap(items, progress))
-
     def close(self) -> None:
         """Finish what was submitted, stop the actors (and Ray, when this grader started it)."""
         with self._lock:
@@ -446,12 +409,6 @@ class RayGrader:
         self._kill_actors(graceful=True)
         if self._started_ray:
             _ray().shutdown()
-
-    def __enter__(self) -> RayGrader:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     # -- actors ----------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT
-from evaluator.sandbox.files import OVER_LIMIT, read_regular
+from evaluator.sandbox.files.run_files import OVER_LIMIT, read_regular
 
 from .flag_rules import NO_FLAGS, FlagRule
 
@@ -35,7 +35,7 @@ __all__ = [
     "find_tool",
     "parse_flags",
     "read_program",
-    "wall_backstop",
+    "default_build_wall",
 ]
 
 
@@ -43,11 +43,13 @@ __all__ = [
 class BuildLimits:
     """What one build may use. The compiler reads untrusted input, so it runs confined
     (:mod:`evaluator.sandbox.launcher`); a build past any limit is a compile error. Its time
-    is judged by CPU (per process); the wall clock is only a backstop (:func:`wall_backstop`)."""
+    is judged by CPU (per process); the wall clock is only a backstop
+    (:func:`default_build_wall`)."""
 
     time_limit: float = 10.0  # seconds of CPU, for each process of the build (RLIMIT_CPU)
     # seconds for the whole build (its process group is killed); None: the backstop
-    # :func:`wall_backstop` derives from ``time_limit``, far enough that load cannot reach it
+    # :func:`default_build_wall` derives from ``time_limit``, far enough that load cannot
+    # reach it
     wall_limit: float | None = None
     memory_limit: int = 2048  # MB: RLIMIT_DATA of each process of the build
     output_bytes: int = 256 << 20  # any file it writes (RLIMIT_FSIZE): objects, the binary
@@ -57,15 +59,17 @@ class BuildLimits:
     def effective_wall_limit(self) -> float:
         """The wall-clock limit the build runs under: ``wall_limit`` when given (a caller
         that wants a wall limit, as SandboxFusion's ``compile_timeout`` is), else
-        :func:`wall_backstop` of the CPU limit."""
-        return self.wall_limit if self.wall_limit is not None else wall_backstop(self.time_limit)
+        :func:`default_build_wall` of the CPU limit."""
+        return (
+            self.wall_limit if self.wall_limit is not None else default_build_wall(self.time_limit)
+        )
 
 
 WALL_BACKSTOP_MIN = 60.0  # seconds: a build never stops for wall time before this
 WALL_BACKSTOP_FACTOR = 10.0  # times the CPU limit
 
 
-def wall_backstop(time_limit: float) -> float:
+def default_build_wall(time_limit: float) -> float:
     """The default wall-clock limit of a build allowed ``time_limit`` seconds of CPU.
 
     The verdict of a build is the CPU it used (``RLIMIT_CPU``), which the machine's load does
@@ -293,7 +297,7 @@ def read_program(work: str, name: str, limit: int) -> tuple[bytes | None, str]:
     not (``missing``, ``a symbolic link``, ``over the limit of N bytes``...). The build ran
     a compiler on untrusted input as a user that may write ``work``, and the grader reads
     its output as root: so the directory is opened without following a link and the file
-    through it (:func:`~evaluator.sandbox.files.read_regular`): a regular file of one link
+    through it (:func:`~evaluator.sandbox.files.run_files.read_regular`): a regular file of one link
     (a symbolic link could name a file of the host, a FIFO block, a hard link have another
     name elsewhere), at most ``limit`` bytes (the build's ``output_bytes``, which no file it
     writes can pass: its ``RLIMIT_FSIZE``)."""

@@ -5,7 +5,7 @@ Build: ``javac -encoding UTF-8 -d classes Main.java``, confined and limited as e
 (javac requires it), ``Main.java`` when it has none. The class that is run is that public
 class, else the class declaring ``main`` (Codeforces and AtCoder accept either), with its
 ``package``. Every class file the build wrote is staged for the run, read through the build
-directory without following a link (:func:`~evaluator.sandbox.files.read_path`).
+directory without following a link (:func:`~evaluator.sandbox.files.run_files.read_path`).
 
 Run: Codeforces' command line, less what is Windows' or its jar's:
 ``java -XX:+UseSerialGC -Xss64m -Xmx<memory limit>m -DONLINE_JUDGE=true -cp <classes> Main``

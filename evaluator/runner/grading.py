@@ -22,14 +22,15 @@ machinery itself (a sandbox pool that cannot start workers, a closed pool) is ra
 
 from __future__ import annotations
 
+import collections
 import re
 import threading
 import traceback
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from evaluator.harness import assertion, call, native_call, stdio, test_program
 from evaluator.harness.environments import environment_for
@@ -242,7 +243,7 @@ class GradeOptions:
     # each problem's own, else its platform's, else a plain run's
     environment: str | None = None
     # The wall-clock backstop is ``wall_factor * time_limit + wall_slack`` seconds; None keeps
-    # the sandbox's default (wall_backstop), generous so that machine load never changes a
+    # the sandbox's default (default_test_wall), generous so that machine load never changes a
     # verdict.
     # RL rewards may tighten it (a sleeping or starved program then costs less wall time).
     wall_factor: float | None = None
@@ -360,6 +361,65 @@ _BUILDERS = {
 }
 
 
+Items = Iterable[tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]]
+
+
+class BaseGrader:
+    """What a grader (:class:`~evaluator.runner.protocol.ProgramGrader`) builds on its
+    ``submit`` and ``close``, written once for :class:`Grader` and
+    :class:`~evaluator.backends.ray_backend.RayGrader`: ``grade``, ``imap``, ``grade_many``
+    and the context manager."""
+
+    max_pending: int | None = None
+    """The programs ``imap`` and ``grade_many`` keep submitted and unfinished (None: every
+    item is submitted before the first result is waited for)."""
+
+    def submit(
+        self, problem: Problem, code: str | None, language: Language | str | None = None
+    ) -> Future[GradeResult]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def grade(
+        self, problem: Problem, code: str | None, language: Language | str | None = None
+    ) -> GradeResult:
+        """Grade one program and wait for its result."""
+        return self.submit(problem, code, language).result()
+
+    def imap(
+        self, items: Items, progress: Callable[[GradeResult], None] | None = None
+    ) -> Iterator[GradeResult]:
+        """Results in input order, as they become available (items: ``(problem, code)`` or
+        ``(problem, code, language)``); ``items`` is read lazily, at most ``max_pending``
+        programs submitted and unfinished at a time. ``progress`` is called as each result
+        completes (any order, from the grader's threads)."""
+        window: collections.deque[Future[GradeResult]] = collections.deque()
+        for item in items:
+            if self.max_pending is not None and len(window) >= self.max_pending:
+                yield window.popleft().result()
+            future = self.submit(*item)
+            if progress is not None:
+                future.add_done_callback(lambda f: progress(f.result()))
+            window.append(future)
+        while window:
+            yield window.popleft().result()
+
+    def grade_many(
+        self, items: Items, progress: Callable[[GradeResult], None] | None = None
+    ) -> list[GradeResult]:
+        """Grade in parallel; results in input order (:meth:`imap`'s); ``progress`` per
+        finished result."""
+        return list(self.imap(items, progress))
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
 def _own_pool(workers: int | None, profile: str, started: int | None, shared: bool) -> SandboxPool:
     """A grader's own pool: in the user's pool daemon when ``shared`` and its directory can be
     used (else, with a warning naming why, servers of this process's own)."""
@@ -371,10 +431,12 @@ def _own_pool(workers: int | None, profile: str, started: int | None, shared: bo
     return SandboxPool(workers, profile, start=started, runtimes=runtimes())
 
 
-class Grader:
+class Grader(BaseGrader):
     """Grades programs over a :class:`SandboxPool` (its own, or one you pass in), building
     compiled languages' programs with a :class:`~evaluator.languages.builds.Builder` (its own,
     or one you pass in to share its cache and precompiled headers between graders).
+    ``grade``, ``imap`` and ``grade_many`` are :class:`BaseGrader`'s: every program is
+    submitted at once (``max_pending`` None: the pool queues them).
 
     >>> from evaluator.problem import Harness, Problem, TestCase
     >>> problem = Problem("rev", Harness.STDIN, [TestCase("abc\\n", "cba\\n")])
@@ -577,27 +639,6 @@ class Grader:
 
         running.add_done_callback(finish)
 
-    def grade(
-        self, problem: Problem, code: str | None, language: Language | str | None = None
-    ) -> GradeResult:
-        return self.submit(problem, code, language).result()
-
-    def grade_many(
-        self,
-        items: Iterable[
-            tuple[Problem, str | None] | tuple[Problem, str | None, Language | str | None]
-        ],
-        progress: Callable[[GradeResult], None] | None = None,
-    ) -> list[GradeResult]:
-        """Grade in parallel; results come back in input order. ``progress`` is called as each
-        result completes (from a pool thread). Items are ``(problem, code)`` or
-        ``(problem, code, language)``."""
-        futures = [self.submit(*item) for item in items]
-        if progress is not None:
-            for future in futures:
-                future.add_done_callback(lambda f: progress(f.result()))
-        return [future.result() for future in futures]
-
     def close(self) -> None:
         if self._own_builder and self._builder is not None:  # first: finished builds
             self._builder.close()  # still queue their jobs
@@ -605,12 +646,6 @@ class Grader:
             self.pool.close()
         if self._own_checker_pool and self._checker_pool is not None:
             self._checker_pool.close()
-
-    def __enter__(self) -> Grader:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
 
 def _broken(problem: Problem, reason: str) -> GradeResult:

@@ -1,5 +1,8 @@
 """What the run asks of a grader: :class:`ProgramGrader`, implemented by this machine's
-:class:`~evaluator.runner.Grader` and by :class:`~evaluator.backends.ray_backend.RayGrader`."""
+:class:`~evaluator.runner.Grader` and by :class:`~evaluator.backends.ray_backend.RayGrader`,
+which write ``submit`` and inherit the rest from
+:class:`~evaluator.runner.grading.BaseGrader` (``grade``, ``imap``, ``grade_many``, written
+once)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import os
 import signal
 from typing import Any
 
-from evaluator.sandbox.files import STDERR_KEEP, read_output
+from evaluator.sandbox.files.memfd import STDERR_KEEP, read_output
 from evaluator.sandbox.inside import harness
 
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from evaluator.default_limits import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
-from evaluator.sandbox.files import is_plain_name, is_relative_path
+from evaluator.sandbox.files.run_files import is_plain_name, is_relative_path
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -67,7 +67,7 @@ class LimitHit(StrEnum):
     OUTPUT = "output"
 
 
-def wall_backstop(time_limit: float) -> float:
+def default_test_wall(time_limit: float) -> float:
     """The wall-clock limit of a test whose caller gave none: ``2 * time_limit + 1`` seconds
     (a program that sleeps or blocks ends; verdicts stay by CPU time)."""
     return 2 * time_limit + 1.0
@@ -79,7 +79,7 @@ class Limits:
     down to the fork server's check (its wire dict has the same keys): ``time_limit``
     seconds of CPU, ``memory_limit`` MB, ``wall_limit`` seconds of wall clock, a backstop
     against sleeping or blocked programs (verdicts are by CPU time; ``None`` means
-    :func:`wall_backstop`). A wall limit leaves out the time the program waited for a CPU
+    :func:`default_test_wall`). A wall limit leaves out the time the program waited for a CPU
     (a loaded machine never ends a CPU-bound program within its CPU limit), unless
     ``wall_counts_wait``: a deadline a client set (a service's run timeout). What a
     run measured keeps its own names (``RunResult.cpu_time``, ``wall_time``,
@@ -100,7 +100,9 @@ class Limits:
     @property
     def effective_wall_limit(self) -> float:
         """The wall-clock limit the test runs under: ``wall_limit``, else the backstop."""
-        return self.wall_limit if self.wall_limit is not None else wall_backstop(self.time_limit)
+        return (
+            self.wall_limit if self.wall_limit is not None else default_test_wall(self.time_limit)
+        )
 
     @property
     def program_data_mb(self) -> int:
@@ -314,7 +316,7 @@ class Job:
 
 def check_paths(files: dict[str, bytes], fetch: list[str], input_file: str | None = None) -> None:
     """Raise ``ValueError`` naming a path of ``files`` or ``fetch`` that is not a relative
-    path below the run directory (:func:`~evaluator.sandbox.files.is_relative_path`), or a
+    path below the run directory (:func:`~evaluator.sandbox.files.run_files.is_relative_path`), or a
     given file that another's directory would have to be (``a`` and ``a/b``), or the
     test's input file."""
     for path in (*files, *fetch):
@@ -374,7 +376,7 @@ class RunResult:
         """A STDIN test's ``Job.fetch_files`` as the server read them back: each file's bytes
         by path, and why each other was not read (``missing``, ``a symbolic link``, ``over
         the limit``...). They travel in ``value``, which a STDIN test has no other use for
-        (:meth:`~evaluator.sandbox.server.Server._with_file_output`); nothing for a job
+        (:meth:`~evaluator.sandbox.run_dir.RunDir.with_file_output`); nothing for a job
         that fetched nothing or a result that is not a report of one (a dead worker)."""
         if not self.value:
             return {}, {}

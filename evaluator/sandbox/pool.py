@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from evaluator.sandbox import reports
-from evaluator.sandbox.files import CLEAR_ENTRIES, CLEAR_SECONDS, remove_tree
+from evaluator.sandbox.files.clearing import CLEAR_ENTRIES, CLEAR_SECONDS, remove_tree
 from evaluator.sandbox.jobs import DEFAULT_STACK_MB, Job, JobResult, LimitHit, RunResult
 from evaluator.sandbox.profile import DEFAULT_PROFILE, Profile, load_profile
 from evaluator.sandbox.reference import SERVER_ENV, plain_run

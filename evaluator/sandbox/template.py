@@ -36,7 +36,7 @@ import traceback
 from typing import Any
 
 from evaluator.sandbox import kernel, reference
-from evaluator.sandbox.files import read_all
+from evaluator.sandbox.files.memfd import read_all
 from evaluator.sandbox.inside import batch, harness, interpreter, split, state
 
 PRELOAD = [

@@ -78,6 +78,16 @@ class FrameReader:
         return frame
 
 
+def stop_asked(requests: FrameReader) -> bool:
+    """Early exit: whether the pool asked a server to stop (it judged a test failed). Never
+    waits for it: the pool judges while the next test runs, and tests run after a stop are
+    not reported (the pool drops them as skipped)."""
+    if not requests.frame_waiting():
+        return False
+    frame = requests.read_frame()
+    return frame is None or frame == STOP  # None: the pool is gone, stop as well
+
+
 def frames_end(buffer: bytearray, count: int) -> int | None:
     """Where the first ``count`` frames in ``buffer`` end, if they are all complete."""
     end = 0

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from evaluator.languages import BuildLimits
-from evaluator.languages.base import wall_backstop
+from evaluator.languages.base import default_build_wall
 from evaluator.languages.builds import Builder, ConfinedTool
 from evaluator.sandbox import launcher
 from tests.cpp.plain import CPP
@@ -38,7 +38,7 @@ SMALL = '#include <cstdio>\nint main() { std::puts("built"); }\n'
 
 
 def test_the_wall_limit_is_a_backstop_far_beyond_the_cpu_limit():
-    assert BuildLimits().effective_wall_limit == wall_backstop(10.0) == 100.0
+    assert BuildLimits().effective_wall_limit == default_build_wall(10.0) == 100.0
     assert BuildLimits(time_limit=2.0).effective_wall_limit == 60.0  # never under a minute
     # a caller's own wall limit (SandboxFusion's compile_timeout) is kept as given
     assert BuildLimits(time_limit=5.0, wall_limit=5.0).effective_wall_limit == 5.0

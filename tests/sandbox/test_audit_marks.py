@@ -36,8 +36,8 @@ from evaluator.languages.builds import Builder
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation, Job, Limits, SandboxPool
-from evaluator.sandbox import files as sandbox_files
 from evaluator.sandbox import pool as pool_module
+from evaluator.sandbox.files import clearing, marks, sizes
 from tests.cpp.plain import BUILD_LIMITS, CPP
 
 ISOLATIONS = list(Isolation)
@@ -407,7 +407,7 @@ def test_a_run_directory_and_a_memfd_are_put_back_as_made(tmp_path):
     fd = os.open(run_dir, os.O_RDONLY | os.O_DIRECTORY)
     stream = os.memfd_create("io")
     try:
-        made, made_stream = sandbox_files.Marks(fd), sandbox_files.Marks(stream, stream=True)
+        made, made_stream = marks.Marks(fd), marks.Marks(stream, stream=True)
         look = (os.fstat(fd).st_mode, os.listxattr(fd), os.fstat(fd).st_mtime_ns)
         os.fchmod(fd, 0o1757)
         os.setxattr(fd, "user.mark", b"1")
@@ -426,7 +426,7 @@ def test_a_run_directory_and_a_memfd_are_put_back_as_made(tmp_path):
         size = os.fstat(fd).st_size
         for n in range(3000):
             (run_dir / f"entry-{n:05}").touch()
-        sandbox_files.clear_dir(fd)
+        clearing.clear_dir(fd)
         grown = os.fstat(fd).st_size != size
         assert (made.restore(fd) is not None) == grown
     finally:
@@ -605,16 +605,16 @@ def test_the_walks_reach_any_depth_without_recursion_or_links(tmp_path):
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(100)  # no recursion at all
     try:
-        counted = sandbox_files.tree_bytes(fd, 1 << 40)
-        assert counted >= (4 << 20) + 3000 * sandbox_files.ENTRY_BYTES
-        assert sandbox_files.tree_bytes(fd, 1 << 20) <= (1 << 20) + (8 << 20)  # stops early
-        with pytest.raises(sandbox_files.Unclean):
-            sandbox_files.clear_dir(fd, entries=500)  # bounded
-        assert sandbox_files.clear_dir(fd) > 3000
+        counted = sizes.tree_bytes(fd, 1 << 40)
+        assert counted >= (4 << 20) + 3000 * sizes.ENTRY_BYTES
+        assert sizes.tree_bytes(fd, 1 << 20) <= (1 << 20) + (8 << 20)  # stops early
+        with pytest.raises(clearing.Unclean):
+            clearing.clear_dir(fd, entries=500)  # bounded
+        assert clearing.clear_dir(fd) > 3000
         assert os.listdir(fd) == []
         assert (outside / "keep").read_text() == "host file"  # never followed a link
         os.close(_chain(top, 2500))
-        sandbox_files.remove_tree(str(top))
+        clearing.remove_tree(str(top))
     finally:
         sys.setrecursionlimit(limit)
         os.close(fd)

@@ -22,7 +22,7 @@ from evaluator.languages.builds import Builder
 from evaluator.problem import Harness, Problem, TestCase, Verdict
 from evaluator.runner import GradeOptions, Grader
 from evaluator.sandbox import Isolation, Job, Limits, Mode, SandboxPool
-from evaluator.sandbox.files import OVER_LIMIT, read_regular
+from evaluator.sandbox.files.run_files import OVER_LIMIT, read_regular
 from evaluator.sandbox.reference import child_environment
 from tests.cpp.plain import BUILD_LIMITS, CPP
 

@@ -1,7 +1,7 @@
 """The in-sandbox half of the harnesses: runs inside the forked child, after the limits and
 the seccomp/Landlock confinement are in place, and reports one test's outcome on its report
 channel (what a report may say, and what the server takes from the kernel instead: the fork
-server's :class:`~evaluator.sandbox.server._Child`, docs/plain-run.md).
+server's :class:`~evaluator.sandbox.watchdog.Child`, docs/plain-run.md).
 
 Imported by the fork template at start-up so each child gets it for free; it must stay small
 and import nothing heavy. Nothing here decides a verdict: the child only runs the program
