@@ -354,6 +354,36 @@ def test_the_formats_room_check_sees_a_breach(tmp_path):
     ]
 
 
+def _problems_built_in(text: str, where: str) -> list[str]:
+    """Where ``text`` calls ``Problem(...)`` itself."""
+    return [
+        f"{where}:{node.lineno}"
+        for node in ast.walk(ast.parse(text, where))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "Problem"
+    ]
+
+
+def test_no_source_reader_builds_a_problem_itself():
+    """A source reader's ``Problem`` comes from one of the builders every reader shares, so a
+    field a row can give is added in one place: ``DecodedTests.problem``
+    (``formats/testlists.py``) for tests decoded from a row, ``formats/code_tests.py`` for
+    tests that are code run once with the answer, ``formats/schema.py`` for our schema."""
+    folder = EVALUATOR / "formats" / "sources"
+    built = [
+        found
+        for path in sorted(folder.glob("*.py"))
+        for found in _problems_built_in(path.read_text(), path.relative_to(ROOT).as_posix())
+    ]
+    assert built == []
+
+
+def test_the_problem_builder_check_sees_a_call():
+    probe = "from ...problem import Problem\nx = Problem(id='a')\ny = problem.Problem\n"
+    assert _problems_built_in(probe, "probe.py") == ["probe.py:2"]
+
+
 def test_every_source_module_is_a_registered_format_and_no_shared_one_is():
     """One module per source: each module of ``sources/`` defines the ``FORMAT`` (or formats)
     the registry lists, and no shared module of ``evaluator/formats/`` defines one (a reader

@@ -30,7 +30,8 @@ import keyword
 from collections.abc import Iterable
 from typing import Any
 
-from ..problem import Harness, Problem, TestCase
+from ..problem import Problem
+from .code_tests import tests_function_problem
 from .errors import InputError
 from .fields import expect_list, expect_str, python_source
 
@@ -136,13 +137,12 @@ def assertion_problem(
         body.extend(_indented(text, tree))
     parts = [*head, "def check(candidate):\n" + "\n".join(body or ["    pass"])]
     test_code = "\n\n\n".join(parts) + "\n"
-    return Problem(
-        id=problem_id,
-        harness=Harness.ASSERTION,
-        tests=[TestCase("", "")] if texts else [],
-        time_limit=time_limit,
-        memory_limit=memory_limit,
+    return tests_function_problem(
+        problem_id,
         test_code=test_code,
         entry_point=entry_point or "",
+        time_limit=time_limit,
+        memory_limit=memory_limit,
         metadata=metadata or {},
+        runs=bool(texts),
     )

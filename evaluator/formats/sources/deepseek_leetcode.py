@@ -44,7 +44,8 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from ...problem import Harness, Problem, TestCase
+from ...problem import Problem
+from ..code_tests import tests_function_problem
 from ..errors import InputError
 from ..fields import expect_str, python_source, require_field
 from ..registry import Format, take_id
@@ -104,14 +105,12 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
                 metadata[ours] = meta[theirs]
     if isinstance(record.get("url"), str) and record["url"].strip():
         metadata["url"] = record["url"]
-    return Problem(
-        id=problem_id,
-        harness=Harness.ASSERTION,
-        tests=[TestCase("", "")],
-        time_limit=TIME_LIMIT,
-        prompt=prompt,
+    return tests_function_problem(
+        problem_id,
         test_code=test_code,
         entry_point=entry_point,
+        prompt=prompt,
+        time_limit=TIME_LIMIT,
         metadata=metadata,
     )
 

@@ -30,7 +30,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ...problem import Harness, Problem, TestCase
+from ...problem import Problem
+from ..code_tests import tests_function_problem
 from ..errors import InputError
 from ..fields import expect_list, expect_str, require_field
 from ..registry import Format, Solution, take_id
@@ -77,14 +78,8 @@ def _from_humaneval(record: Mapping[str, Any], fallback_id: str | None) -> Probl
         metadata["canonical_solution"] = expect_str(
             record["canonical_solution"], "canonical_solution"
         )
-    return Problem(
-        id=task_id,
-        harness=Harness.ASSERTION,
-        tests=[TestCase("", "")],
-        prompt=prompt,
-        test_code=test,
-        entry_point=entry_point,
-        metadata=metadata,
+    return tests_function_problem(
+        task_id, test_code=test, entry_point=entry_point, prompt=prompt, metadata=metadata
     )
 
 
@@ -127,14 +122,8 @@ def _from_evalplus(record: Mapping[str, Any], fallback_id: str | None) -> Proble
             metadata[optional] = expect_str(record[optional], optional)
     test = record.get("test")
     test_code = expect_str(test, "test") if test is not None else ""
-    return Problem(
-        id=task_id,
-        harness=Harness.ASSERTION,
-        tests=[TestCase("", "")],
-        prompt=prompt,
-        test_code=test_code,
-        entry_point=entry_point,
-        metadata=metadata,
+    return tests_function_problem(
+        task_id, test_code=test_code, entry_point=entry_point, prompt=prompt, metadata=metadata
     )
 
 

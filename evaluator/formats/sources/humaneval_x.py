@@ -26,7 +26,8 @@ from ...problem import PROGRAM_CUT as CUT
 from ...problem import PROGRAM_IMPORTS as IMPORTS
 from ...problem import PROGRAM_PREFIX as PREFIX
 from ...problem import PROGRAM_SUFFIX as SUFFIX
-from ...problem import Harness, Problem, TestCase
+from ...problem import Problem
+from ..code_tests import joined_program_problem
 from ..errors import InputError
 from ..fields import expect_str, require_field
 from ..registry import Format, Solution, take_id
@@ -114,12 +115,10 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
         metadata["canonical_solution"] = expect_str(
             record["canonical_solution"], "canonical_solution"
         )
-    return Problem(
-        id=task_id,
-        harness=Harness.STDIN,
-        tests=[TestCase("", "")],
-        prompt=prompt,
+    return joined_program_problem(
+        task_id,
         judge="silent" if language == "javascript" else "exit",
+        prompt=prompt,
         time_limit=TIME_LIMIT,
         metadata=metadata,
     )

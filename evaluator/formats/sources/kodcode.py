@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...problem import Harness, Problem, TestCase
+from ...problem import Problem
+from ..code_tests import tests_function_problem
 from ..errors import InputError
 from ..fields import describe_type, expect_str
 from ..registry import Format, Solution, take_id
@@ -86,10 +87,8 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
         value = record.get(theirs)
         if isinstance(value, str) and value.strip():
             metadata[ours] = value.strip()
-    return Problem(
-        id=problem_id,
-        harness=Harness.ASSERTION,
-        tests=[TestCase("", "")],
+    return tests_function_problem(
+        problem_id,
         test_code=tests,
         entry_point=entry_point,
         metadata=metadata,

@@ -40,6 +40,7 @@ from typing import Any
 import orjson
 
 from ...problem import PROGRAM_PREFIX, PROGRAM_SUFFIX, Harness, Problem, TestCase
+from ..code_tests import joined_program_problem
 from ..errors import InputError, json_error_detail
 from ..fields import (
     describe_type,
@@ -304,10 +305,8 @@ def _cpp_harness_problem(
             PROGRAM_SUFFIX: "\n\n" + tests[0].input,
         }
     )
-    return Problem(
-        id=question_id,
-        harness=Harness.STDIN,
-        tests=[TestCase("", "")],
+    return joined_program_problem(
+        question_id,
         judge="exit",
         time_limit=optional_time_limit(record),
         memory_limit=optional_memory_limit(record),

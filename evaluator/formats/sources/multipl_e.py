@@ -35,7 +35,8 @@ from typing import Any
 
 from ...problem import PROGRAM_PREFIX as PREFIX
 from ...problem import PROGRAM_SUFFIX as SUFFIX
-from ...problem import Harness, Problem, TestCase
+from ...problem import Problem
+from ..code_tests import joined_program_problem
 from ..errors import InputError
 from ..fields import expect_list, expect_str, require_field
 from ..registry import Format, take_id
@@ -104,12 +105,10 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     }
     if flags is not None:
         metadata[f"{language}_flags"] = flags
-    return Problem(
-        id=name,
-        harness=Harness.STDIN,
-        tests=[TestCase("", "")],
-        prompt=prompt,
+    return joined_program_problem(
+        name,
         judge=JUDGES.get(language, "exit"),
+        prompt=prompt,
         time_limit=TIME_LIMIT,
         metadata=metadata,
     )

@@ -48,7 +48,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ...problem import Harness, Problem, TestCase
+from ...problem import Problem
+from ..code_tests import tests_function_problem
 from ..errors import InputError
 from ..fields import expect_dict, expect_str, python_source, solutions_of
 from ..registry import Format, Solution, solutions
@@ -157,13 +158,11 @@ def _read(record: Mapping[str, Any], fallback_id: str | None) -> Problem:
     metadata: dict[str, Any] = {"source_format": "rllm_leetcode", "platform": "leetcode"}
     if isinstance(record.get("starter_code"), str) and record["starter_code"].strip():
         metadata["starter_code"] = record["starter_code"]
-    return Problem(
-        id=fallback_id or "rllm_leetcode",
-        harness=Harness.ASSERTION,
-        tests=[TestCase("", "")],
-        time_limit=TIME_LIMIT,
+    return tests_function_problem(
+        fallback_id or "rllm_leetcode",
         test_code=test_code,
         entry_point=entry_point,
+        time_limit=TIME_LIMIT,
         metadata=metadata,
     )
 
