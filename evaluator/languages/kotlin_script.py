@@ -4,9 +4,12 @@
 Debian's Kotlin 1.3.31 has no script runner (``kotlin f.kts``: "running Kotlin scripts is
 not yet supported"), but its compiler compiles a script: ``kotlinc -d classes main.kts``
 writes the class ``Main``, whose constructor runs the script's statements. The build adds
-one small class of ours (:data:`LAUNCHER`, compiled by ``javac`` beside it) whose ``main``
-makes that object, an exception the script throws ending the run as an uncaught one does.
-The run is Kotlin's (:mod:`.kotlin`) with Kotlin's script runtime on the class path too."""
+one small class of ours (:data:`LAUNCHER`) whose ``main`` makes that object, an exception
+the script throws ending the run as an uncaught one does. The launcher is compiled by
+``javac`` once per machine and JDK (:func:`launcher_class`, in the grader's cache) and added
+to each build's class files; where it cannot be made there, each build compiles it beside the
+script. The run is Kotlin's (:mod:`.kotlin`) with Kotlin's script runtime on the class path
+too."""
 
 from __future__ import annotations
 
@@ -16,8 +19,9 @@ import os
 from .base import Build, Tool, find_tool
 from .java import CLASSES, classes_build
 from .kotlin import Kotlin
+from .made_once import fingerprint, made_once, run_trusted
 
-__all__ = ["LANGUAGE", "LAUNCHER", "KotlinScript"]
+__all__ = ["LANGUAGE", "LAUNCHER", "KotlinScript", "launcher_class"]
 
 SCRIPT_RUNTIME = "/usr/share/java/kotlin-script-runtime.jar"
 LAUNCHER_CLASS = "McKotlinScript"
@@ -66,6 +70,13 @@ class KotlinScript(Kotlin):
         built = super().build(source, flags, work, tool)
         if not built.ok:
             return built
+        made = launcher_class(self.javac)
+        if made is not None:  # the launcher beside the script's classes, one javac saved
+            with open(made, "rb") as file:
+                launcher = file.read()
+            files = {**(built.files or {}), f"{LAUNCHER_CLASS}.class": launcher}
+            return Build(None, output=built.output, seconds=built.seconds, files=files,
+                         entry=self.entry)  # fmt: skip
         with open(os.path.join(work, f"{LAUNCHER_CLASS}.java"), "w") as file:
             file.write(LAUNCHER)
         run = tool([self.javac, "-d", CLASSES, f"{LAUNCHER_CLASS}.java"], work)
@@ -74,6 +85,22 @@ class KotlinScript(Kotlin):
             return launched
         return Build(None, output=built.output, seconds=built.seconds + launched.seconds,
                      files=launched.files, entry=self.entry)  # fmt: skip
+
+
+def launcher_class(javac: str) -> str | None:
+    """The launcher's class file, compiled by ``javac`` once per machine and JDK (named by
+    the JDK's ``javac`` and the launcher's source); None where it cannot be made (a warning
+    says why)."""
+    name = f"{LAUNCHER_CLASS}-{fingerprint([os.path.realpath(javac)], [LAUNCHER])}.class"
+
+    def compile_launcher(work: str, target: str) -> None:
+        source = os.path.join(work, f"{LAUNCHER_CLASS}.java")
+        with open(source, "w") as file:
+            file.write(LAUNCHER)
+        run_trusted([javac, "-d", work, source], "Kotlin script launcher's compile")
+        os.replace(os.path.join(work, f"{LAUNCHER_CLASS}.class"), target)
+
+    return made_once("kotlin-script", name, compile_launcher)
 
 
 LANGUAGE = KotlinScript()
